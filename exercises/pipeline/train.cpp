@@ -1,0 +1,19 @@
+// Synchronous pipeline training: one micro-batch at a time, forward through every stage, then
+// backward. Only one stage is ever busy. Make it fast without breaking it: see README.md.
+#include <overlap/pipeline.hpp>
+
+namespace pp = overlap::pipeline;
+
+void train(pp::Pipeline& pipe) {
+  for (int step = 0; step < pipe.steps(); ++step) {
+    for (int mb = 0; mb < pipe.micro_batches(); ++mb) {
+      pp::Tensor x = pipe.input(step, mb);
+      for (int s = 0; s < pipe.num_stages(); ++s) x = pipe.stage(s).forward(mb, x);
+      pp::Tensor g = pipe.loss_gradient(step, mb, x);
+      for (int s = pipe.num_stages() - 1; s >= 0; --s) g = pipe.stage(s).backward(mb, g);
+    }
+    for (int s = 0; s < pipe.num_stages(); ++s) pipe.stage(s).optimizer_step();
+  }
+}
+
+OVERLAP_TRAIN(train)

@@ -1,0 +1,107 @@
+#include "simulator.hpp"
+
+#include <fmt/format.h>
+
+namespace overlap::sim {
+
+std::string OpRecord::describe() const {
+  return info.detail.empty() ? info.kind : fmt::format("{}({})", info.kind, info.detail);
+}
+
+void Violations::add(std::string kind, std::string message, Time at) {
+  ++total_;
+  if (list_.size() < kCap) list_.push_back({std::move(kind), std::move(message), at});
+}
+
+void MemoryPool::charge(double amount, const std::string& what, Time now) {
+  const bool was_within = used_ <= budget_;
+  used_ += amount;
+  if (used_ > peak_) peak_ = used_;
+  if (was_within && used_ > budget_) {
+    violations_->add("out-of-memory",
+                     fmt::format("{}: {} holds {:g} {}, over its budget of {:g}", what, name_,
+                                 used_, unit_, budget_),
+                     now);
+  }
+}
+
+void MemoryPool::release(double amount) { used_ -= amount; }
+
+Simulator::Simulator() = default;
+
+void Simulator::set_limits(Time virtual_time, std::uint64_t events) {
+  time_limit_ = virtual_time;
+  event_limit_ = events;
+}
+
+EventId Simulator::schedule(Time at, Action action) {
+  EventId id{at < now_ ? now_ : at, next_sequence_++};
+  events_.emplace(id, std::move(action));
+  return id;
+}
+
+bool Simulator::unschedule(EventId id) { return events_.erase(id) > 0; }
+
+Device& Simulator::add_device(std::string name) {
+  Device& d = devices_.emplace_back();
+  d.id = static_cast<int>(devices_.size()) - 1;
+  d.name = std::move(name);
+  return d;
+}
+
+MemoryPool& Simulator::add_pool(std::string name, std::string unit, double budget) {
+  return pools_.emplace_back(std::move(name), std::move(unit), budget, violations_);
+}
+
+OpId Simulator::begin(Device& device, OpInfo info, Time duration) {
+  const OpId id = timeline_.ops.size();
+  timeline_.ops.push_back({device.id, std::move(info), now_, now_ + duration, OpStatus::running});
+  const OpRecord& op = timeline_.ops.back();
+  if (!device.idle()) {
+    const OpRecord& other = timeline_.ops[device.running.front()];
+    violations_.add("contention",
+                    fmt::format("{} is busy: {} was submitted at {:g} ms while {} runs from "
+                                "{:g} to {:g} ms",
+                                device.name, op.describe(), to_ms(now_), other.describe(),
+                                to_ms(other.start), to_ms(other.end)),
+                    now_);
+  } else {
+    device.busy_since = now_;
+  }
+  device.running.push_back(id);
+  return id;
+}
+
+void Simulator::end(OpId id, OpStatus status) {
+  OpRecord& op = timeline_.ops[id];
+  op.end = now_;
+  op.status = status;
+  Device& device = devices_[op.device];
+  std::erase(device.running, id);
+  if (device.idle()) device.busy += now_ - device.busy_since;
+  if (now_ > finish_time_) finish_time_ = now_;
+}
+
+RunEnd Simulator::run(const std::function<bool()>& finished) {
+  std::uint64_t fired = 0;
+  for (;;) {
+    // An io_context with no outstanding work stops; restart it so that poll() runs again.
+    io_.restart();
+    io_.poll();
+    if (finished()) {
+      if (now_ > finish_time_) finish_time_ = now_;
+      return RunEnd::finished;
+    }
+    if (events_.empty()) return RunEnd::deadlock;
+    const Time next = events_.begin()->first.first;
+    if (next > time_limit_) return RunEnd::time_limit;
+    now_ = next;
+    while (!events_.empty() && events_.begin()->first.first == next) {
+      if (++fired > event_limit_) return RunEnd::event_limit;
+      auto node = events_.extract(events_.begin());
+      node.mapped()();
+    }
+  }
+}
+
+}  // namespace overlap::sim

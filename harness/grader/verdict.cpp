@@ -1,0 +1,43 @@
+#include "verdict.hpp"
+
+#include <algorithm>
+
+namespace overlap::grade {
+
+void judge(ScenarioResult& r) {
+  r.correct = r.finished && r.violations_total == 0;
+  r.speedup = r.makespan_ms > 0 ? r.baseline_ms / r.makespan_ms : 0;
+  r.efficiency = r.makespan_ms > 0 ? r.bound_ms / r.makespan_ms : 0;
+  const double pass_makespan = r.optimum_ms + kPassGapFraction * (r.baseline_ms - r.optimum_ms);
+  r.pass_speedup = pass_makespan > 0 ? r.baseline_ms / pass_makespan : 0;
+  r.optimal_speedup = r.optimum_ms > 0 ? r.baseline_ms / r.optimum_ms : 0;
+  if (!r.correct) {
+    r.verdict = Tier::fail;
+  } else if (r.makespan_ms <= r.optimum_ms * (1 + kOptimalSlack)) {
+    r.verdict = Tier::optimal;
+  } else if (r.makespan_ms <= pass_makespan) {
+    r.verdict = Tier::pass;
+  } else {
+    r.verdict = Tier::slow;
+  }
+}
+
+Tier overall(const std::vector<ScenarioResult>& results) {
+  Tier worst = Tier::optimal;
+  for (const ScenarioResult& r : results) worst = std::min(worst, r.verdict);
+  return results.empty() ? Tier::fail : worst;
+}
+
+const char* tier_name(Tier tier) {
+  switch (tier) {
+    case Tier::fail: return "fail";
+    case Tier::slow: return "slow";
+    case Tier::pass: return "pass";
+    case Tier::optimal: return "optimal";
+  }
+  return "?";
+}
+
+int exit_code(Tier overall) { return overall >= Tier::pass ? 0 : 1; }
+
+}  // namespace overlap::grade

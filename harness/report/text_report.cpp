@@ -1,0 +1,103 @@
+#include "text_report.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "../grader/verdict.hpp"
+#include "gantt.hpp"
+
+namespace overlap::report {
+
+namespace {
+
+constexpr std::size_t kViolationsShown = 6;
+
+std::string upper(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
+  return s;
+}
+
+std::string verdict_line(const grade::ScenarioResult& r) {
+  if (!r.correct) {
+    return r.finished ? "FAIL: the run is not correct (see violations)"
+                      : "FAIL: the run did not complete (see violations)";
+  }
+  return fmt::format("{}: correct, speedup {:.2f}x; pass needs {:.2f}x, optimal {:.2f}x ({:g} ms)",
+                     upper(grade::tier_name(r.verdict)), r.speedup, r.pass_speedup,
+                     r.optimal_speedup, r.optimum_ms);
+}
+
+void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
+  fmt::print(out, "\n{} ({})\n", r.name, r.description);
+  fmt::print(out, "  verdict     {}\n", verdict_line(r));
+  if (r.finished) {
+    fmt::print(out,
+               "  makespan    {:g} ms   baseline {:g} ms   bound {:g} ms   efficiency {:.1f}%\n",
+               r.makespan_ms, r.baseline_ms, r.bound_ms, 100 * r.efficiency);
+    fmt::print(out, "  bound       {}\n", r.bound_derivation);
+    fmt::print(out, "  optimum     {}\n", r.optimum_note);
+  }
+  std::vector<std::string> parts;
+  for (const auto& m : r.peak_memory) {
+    parts.push_back(fmt::format("{} {:g}/{:g}{}", m.pool, m.peak, m.budget,
+                                m.peak > m.budget ? " OVER" : ""));
+  }
+  if (!parts.empty()) fmt::print(out, "  peak memory {}\n", fmt::join(parts, ", "));
+  parts.clear();
+  for (const auto& d : r.devices) {
+    parts.push_back(fmt::format("{} {:.0f}%", d.device, 100 * d.utilisation));
+  }
+  if (!parts.empty() && r.finished) fmt::print(out, "  utilisation {}\n", fmt::join(parts, ", "));
+  parts.clear();
+  for (const auto& f : r.figures) {
+    parts.push_back(fmt::format("{} {:g}{}{}", f.name, std::round(f.value * 1000) / 1000, f.unit.empty() ? "" : " ", f.unit));
+  }
+  if (!parts.empty() && r.finished) fmt::print(out, "  figures     {}\n", fmt::join(parts, "; "));
+  if (r.violations_total > 0) {
+    fmt::print(out, "  violations  {}\n", r.violations_total);
+    for (std::size_t i = 0; i < std::min(kViolationsShown, r.violations.size()); ++i) {
+      const auto& v = r.violations[i];
+      fmt::print(out, "    [{}] at {:g} ms: {}\n", v.kind, v.at_ms, v.message);
+    }
+    if (r.violations_total > kViolationsShown) {
+      fmt::print(out, "    ... and {} more (all kinds listed in --json)\n",
+                 r.violations_total - kViolationsShown);
+    }
+  }
+  const Gantt chart = gantt(r);
+  if (!chart.rows.empty()) {
+    std::string legend;
+    std::vector<char> seen;
+    for (const auto& e : r.timeline) {
+      if (std::find(seen.begin(), seen.end(), e.glyph) != seen.end()) continue;
+      seen.push_back(e.glyph);
+      legend += fmt::format("{} {}, ", e.glyph, e.kind);
+    }
+    fmt::print(out, "  timeline    first {:g} ms, {:g} ms per column; {}. idle, ! overlap\n",
+               r.chart_window_ms, chart.column_ms, legend);
+    for (const auto& row : chart.rows) fmt::print(out, "    {}\n", row);
+  }
+}
+
+}  // namespace
+
+void print_text(const grade::Report& report, std::ostream& out) {
+  fmt::print(out, "overlap: grading {} ({})\n", report.exercise, report.submission);
+  for (const auto& r : report.scenarios) print_scenario(r, out);
+  std::vector<std::string> parts;
+  for (const auto& r : report.scenarios) {
+    parts.push_back(r.correct ? fmt::format("{} {} {:.2f}x", r.name, grade::tier_name(r.verdict),
+                                            r.speedup)
+                              : fmt::format("{} fail", r.name));
+  }
+  fmt::print(out, "\n{}: {} ({})\n", report.exercise, upper(grade::tier_name(report.verdict)),
+             fmt::join(parts, ", "));
+  fmt::print(out, "graded {} scenario{} in {:.2f} s of real time\n", report.scenarios.size(),
+             report.scenarios.size() == 1 ? "" : "s", report.real_seconds);
+}
+
+}  // namespace overlap::report

@@ -1,0 +1,13 @@
+// The terminal report: per scenario the verdict, figures, memory, violations and a Gantt chart;
+// then a summary line and how long grading took in real time.
+#pragma once
+
+#include <ostream>
+
+#include "../grader/result.hpp"
+
+namespace overlap::report {
+
+void print_text(const grade::Report& report, std::ostream& out);
+
+}  // namespace overlap::report

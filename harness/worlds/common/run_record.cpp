@@ -1,0 +1,109 @@
+#include "run_record.hpp"
+
+#include <fmt/format.h>
+
+#include <boost/system/system_error.hpp>
+
+namespace overlap::worlds {
+
+namespace {
+
+std::string describe_exception(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const boost::system::system_error& error) {
+    return fmt::format("system_error: {}", error.what());
+  } catch (const std::exception& error) {
+    return error.what();
+  } catch (...) {
+    return "an exception not derived from std::exception";
+  }
+}
+
+std::string last_operations(const sim::Simulator& sim) {
+  std::vector<const sim::OpRecord*> last(sim.devices().size(), nullptr);
+  for (const sim::OpRecord& op : sim.timeline().ops) last[op.device] = &op;
+  std::string out;
+  for (const sim::Device& device : sim.devices()) {
+    const sim::OpRecord* op = last[device.id];
+    out += op ? fmt::format("\n  {}: last ran {}, ended at {:g} ms", device.name, op->describe(),
+                            sim::to_ms(op->end))
+              : fmt::format("\n  {}: never used", device.name);
+  }
+  return out;
+}
+
+const char* status_name(sim::OpStatus s) {
+  switch (s) {
+    case sim::OpStatus::running: return "running";
+    case sim::OpStatus::done: return "done";
+    case sim::OpStatus::cancelled: return "cancelled";
+    case sim::OpStatus::failed: return "failed";
+  }
+  return "?";
+}
+
+}  // namespace
+
+void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
+                           const std::string& outstanding) {
+  const sim::Time now = sim.now();
+  if (outcome.thrown) {
+    sim.violations().add("exception",
+                         fmt::format("train threw: {}", describe_exception(outcome.thrown)), now);
+    return;
+  }
+  switch (outcome.end) {
+    case sim::RunEnd::finished:
+      return;
+    case sim::RunEnd::deadlock:
+      sim.violations().add(
+          "deadlock",
+          fmt::format("deadlock at {:g} ms: nothing is running or scheduled and train has not "
+                      "returned, so something waits for an event that cannot happen (a channel "
+                      "nobody sends on, a coroutine nobody resumes).{}{}",
+                      sim::to_ms(now), last_operations(sim),
+                      outstanding.empty() ? "" : "\n  outstanding: " + outstanding),
+          now);
+      return;
+    case sim::RunEnd::time_limit:
+      sim.violations().add("time-limit",
+                           fmt::format("still running past {:g} ms of virtual time, many times "
+                                       "the baseline: work that never ends?",
+                                       sim::to_ms(now)),
+                           now);
+      return;
+    case sim::RunEnd::event_limit:
+      sim.violations().add("time-limit",
+                           "too many simulated events: a loop that keeps issuing operations?",
+                           now);
+      return;
+  }
+}
+
+void record_run(const sim::Simulator& sim, const RunOutcome& outcome,
+                grade::ScenarioResult& result) {
+  result.finished = outcome.returned && !outcome.thrown;
+  result.makespan_ms = sim::to_ms(sim.finish_time());
+  for (const sim::Device& device : sim.devices()) {
+    sim::Time busy = device.busy;
+    if (!device.idle()) busy += sim.finish_time() - device.busy_since;
+    result.devices.push_back({device.name, sim::to_ms(busy),
+                              sim.finish_time() > 0
+                                  ? static_cast<double>(busy) / static_cast<double>(sim.finish_time())
+                                  : 0.0});
+  }
+  for (const sim::MemoryPool& pool : sim.pools()) {
+    result.peak_memory.push_back({pool.name(), pool.unit(), pool.peak(), pool.budget()});
+  }
+  for (const sim::OpRecord& op : sim.timeline().ops) {
+    result.timeline.push_back({op.device, op.info.kind, op.info.detail, op.info.glyph,
+                               sim::to_ms(op.start), sim::to_ms(op.end), status_name(op.status)});
+  }
+  for (const sim::Violation& v : sim.violations().list()) {
+    result.violations.push_back({v.kind, v.message, sim::to_ms(v.at)});
+  }
+  result.violations_total = sim.violations().total();
+}
+
+}  // namespace overlap::worlds

@@ -1,0 +1,42 @@
+// The pipeline scenarios, with their baseline, lower bound and reachable optimum.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace overlap::pipeline {
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::vector<double> forward_ms;   // per stage
+  std::vector<double> backward_ms;  // per stage
+  std::vector<int> stashes;         // activation stash budget per stage
+  int micro_batches = 8;
+  int steps = 3;
+  double optimizer_ms = 0;  // free: the figures per step are forward and backward alone
+  std::uint64_t seed = 1;
+  // The best schedule known for one step (checked by an independent simulation in the unit
+  // tests), and how it is reached.
+  double optimum_step_ms = 0;
+  std::string optimum_note;
+
+  int stages() const { return static_cast<int>(forward_ms.size()); }
+};
+
+const std::vector<Scenario>& scenarios();
+const Scenario* find_scenario(const std::string& name);
+
+// The starter's strategy: one micro-batch at a time through every stage and back.
+double baseline_step_ms(const Scenario& s);
+
+struct Bound {
+  double step_ms = 0;
+  std::string derivation;
+};
+
+// A lower bound on one step that every schedule obeys (see the derivation it returns).
+Bound lower_bound(const Scenario& s);
+
+}  // namespace overlap::pipeline

@@ -1,0 +1,66 @@
+// The pipeline world's state behind the public Pipeline and Stage: weights, stashes, gradient
+// sums, and the bookkeeping the checks read.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <overlap/pipeline.hpp>
+#include <string>
+#include <vector>
+
+#include "../../core/simulator.hpp"
+#include "model.hpp"
+#include "scenarios.hpp"
+
+namespace overlap::pipeline::detail {
+
+class World {
+ public:
+  World(const Scenario& scenario, sim::Simulator& sim);
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  Pipeline& pipeline() { return *pipeline_; }
+  const Scenario& scenario() const { return scenario_; }
+  const model::Shape& shape() const { return shape_; }
+  sim::Simulator& sim() { return sim_; }
+
+  // The operations behind Stage's public ones.
+  void start_forward(int stage, int mb, Tensor x, Stage::TensorHandler handler);
+  void start_backward(int stage, int mb, Tensor grad, Stage::TensorHandler handler);
+  void start_optimizer_step(int stage, Stage::DoneHandler handler);
+
+  // What the checks read once the run is over.
+  const std::vector<model::Layer>& layers() const { return layers_; }
+  int steps_done(int stage) const { return stages_[stage].steps_done; }
+  // Work done after the last optimizer step, never applied.
+  std::string unapplied_work() const;
+  // Micro-batches in flight per stage, for a deadlock report.
+  std::string outstanding() const;
+
+ private:
+  struct StageState {
+    sim::Device* device = nullptr;
+    sim::MemoryPool* stash_pool = nullptr;
+    std::map<int, model::Stash> stashes;  // by micro-batch
+    model::Layer gradient_sum;
+    std::vector<int> forwards;   // this step, per micro-batch
+    std::vector<int> backwards;  // this step, per micro-batch
+    int steps_done = 0;
+  };
+
+  // A call that breaks the operation's requirements: a violation, and the operation completes
+  // at once with errc::misuse without running.
+  template <typename Handler>
+  void reject(Handler handler, int stage, std::string message);
+  void check_step_complete(int stage);
+
+  const Scenario& scenario_;
+  sim::Simulator& sim_;
+  model::Shape shape_;
+  std::vector<model::Layer> layers_;
+  std::vector<StageState> stages_;
+  std::unique_ptr<Pipeline> pipeline_;
+};
+
+}  // namespace overlap::pipeline::detail
