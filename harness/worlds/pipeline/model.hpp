@@ -25,7 +25,7 @@ struct Shape {
   std::vector<int> widths;  // widths[s] -> widths[s + 1] is stage s's layer
   int rows = 4;             // samples per micro-batch
   int micro_batches = 8;
-  double learning_rate = 0.05;
+  double learning_rate = 0.2;
 };
 
 Shape shape_for(int stages, int micro_batches);

@@ -1,0 +1,19 @@
+// Mutant: micro-batch 0 goes through twice and the last one never (its gradient counted twice).
+#include <overlap/pipeline.hpp>
+
+namespace pp = overlap::pipeline;
+
+void train(pp::Pipeline& pipe) {
+  for (int step = 0; step < pipe.steps(); ++step) {
+    for (int i = 0; i < pipe.micro_batches(); ++i) {
+      const int mb = i + 1 == pipe.micro_batches() ? 0 : i;
+      pp::Tensor x = pipe.input(step, mb);
+      for (int s = 0; s < pipe.num_stages(); ++s) x = pipe.stage(s).forward(mb, x);
+      pp::Tensor g = pipe.loss_gradient(step, mb, x);
+      for (int s = pipe.num_stages() - 1; s >= 0; --s) g = pipe.stage(s).backward(mb, g);
+    }
+    for (int s = 0; s < pipe.num_stages(); ++s) pipe.stage(s).optimizer_step();
+  }
+}
+
+OVERLAP_TRAIN(train)

@@ -1,0 +1,235 @@
+// The simulator core: event order and ties, contention, memory, deadlock, timeline, actors,
+// cancellation.
+#include <boost/asio.hpp>
+#include <boost/asio/experimental/channel.hpp>
+#include <boost/asio/spawn.hpp>
+#include <boost/test/unit_test.hpp>
+#include <string>
+#include <vector>
+
+#include "../../core/actor.hpp"
+#include "../../core/operation.hpp"
+
+namespace asio = boost::asio;
+using namespace overlap::sim;
+
+namespace {
+
+// A test device operation in the async_initiate form the worlds use.
+template <typename Token>
+auto async_work(Simulator& sim, Device& device, double duration_ms, int value, Token&& token,
+                Cancellable cancellable = Cancellable::no) {
+  return asio::async_initiate<Token, void(boost::system::error_code, int)>(
+      [&sim, &device, duration_ms, cancellable](auto handler, int v) {
+        Operation<int>::start(sim, device, {"work", std::to_string(v), 'W'}, ms(duration_ms),
+                              std::move(handler), {v}, cancellable);
+      },
+      token, value);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(simulator)
+
+BOOST_AUTO_TEST_CASE(events_at_one_time_fire_in_the_order_they_were_scheduled) {
+  Simulator sim;
+  std::vector<int> fired;
+  sim.schedule(ms(20), [&] { fired.push_back(3); });
+  sim.schedule(ms(10), [&] { fired.push_back(1); });
+  sim.schedule(ms(10), [&] { fired.push_back(2); });
+  sim.schedule(ms(20), [&] { fired.push_back(4); });
+  BOOST_TEST((sim.run([] { return false; }) == RunEnd::deadlock));
+  BOOST_TEST(fired == (std::vector<int>{1, 2, 3, 4}), boost::test_tools::per_element());
+  BOOST_TEST(sim.now() == ms(20));
+}
+
+BOOST_AUTO_TEST_CASE(an_operation_ending_at_t_frees_its_device_before_a_submission_at_t) {
+  Simulator sim;
+  Device& gpu = sim.add_device("gpu");
+  std::vector<std::pair<int, Time>> completions;
+  auto record = [&](boost::system::error_code, int v) {
+    completions.emplace_back(v, sim.now());
+    if (v == 1) async_work(sim, gpu, 5, 2, [&](auto, int w) { completions.emplace_back(w, sim.now()); });
+  };
+  async_work(sim, gpu, 10, 1, record);
+  sim.run([] { return false; });
+  BOOST_TEST(sim.violations().empty());
+  BOOST_REQUIRE_EQUAL(completions.size(), 2u);
+  BOOST_TEST(completions[0].second == ms(10));
+  BOOST_TEST(completions[1].second == ms(15));
+  BOOST_TEST(sim.finish_time() == ms(15));
+}
+
+BOOST_AUTO_TEST_CASE(a_busy_device_is_a_contention_violation_naming_both_operations) {
+  Simulator sim;
+  Device& gpu = sim.add_device("stage 1");
+  async_work(sim, gpu, 10, 7, [](auto, int) {});
+  sim.schedule(ms(4), [&] { async_work(sim, gpu, 10, 8, [](auto, int) {}); });
+  sim.run([] { return false; });
+  BOOST_REQUIRE_EQUAL(sim.violations().total(), 1u);
+  const Violation& v = sim.violations().list().front();
+  BOOST_TEST(v.kind == "contention");
+  BOOST_TEST(v.at == ms(4));
+  BOOST_TEST(v.message ==
+             "stage 1 is busy: work(8) was submitted at 4 ms while work(7) runs from 0 to 10 ms");
+  // Both still ran: the rest of the run stays visible.
+  BOOST_TEST(sim.timeline().ops.size() == 2u);
+  BOOST_TEST(sim.timeline().ops[1].end == ms(14));
+}
+
+BOOST_AUTO_TEST_CASE(device_busy_time_counts_overlaps_once) {
+  Simulator sim;
+  Device& gpu = sim.add_device("gpu");
+  async_work(sim, gpu, 10, 1, [](auto, int) {});
+  async_work(sim, gpu, 4, 2, [](auto, int) {});
+  sim.run([] { return false; });
+  BOOST_TEST(gpu.busy == ms(10));
+}
+
+BOOST_AUTO_TEST_CASE(memory_over_budget_is_reported_once_per_excursion_with_its_cause) {
+  Simulator sim;
+  MemoryPool& pool = sim.add_pool("stage 0 activations", "stashes", 2);
+  pool.charge(1, "a", 0);
+  pool.charge(1, "b", 0);
+  BOOST_TEST(sim.violations().empty());
+  pool.charge(1, "forward(step 0, mb 2)", ms(30));
+  pool.charge(1, "d", ms(40));  // the same excursion
+  BOOST_REQUIRE_EQUAL(sim.violations().total(), 1u);
+  BOOST_TEST(sim.violations().list()[0].kind == "out-of-memory");
+  BOOST_TEST(sim.violations().list()[0].at == ms(30));
+  BOOST_TEST(sim.violations().list()[0].message ==
+             "forward(step 0, mb 2): stage 0 activations holds 3 stashes, over its budget of 2");
+  pool.release(3);
+  pool.charge(2, "e", ms(50));  // back within budget, then over again
+  BOOST_TEST(sim.violations().total() == 2u);
+  BOOST_TEST(pool.peak() == 4);
+}
+
+BOOST_AUTO_TEST_CASE(a_receive_nobody_sends_to_is_a_deadlock_not_a_hang) {
+  Simulator sim;
+  Device& gpu = sim.add_device("gpu");
+  asio::experimental::channel<void(boost::system::error_code, int)> never(sim.io(), 0);
+  bool returned = false;
+  // Named: a coroutine lambda's captures live in the closure, which must outlive the coroutine.
+  auto waits_forever = [&]() -> asio::awaitable<void> {
+    co_await async_work(sim, gpu, 10, 1, asio::use_awaitable);
+    co_await never.async_receive(asio::use_awaitable);
+  };
+  spawn_coroutine(sim, waits_forever(), [&](std::exception_ptr) { returned = true; });
+  BOOST_TEST((sim.run([&] { return returned; }) == RunEnd::deadlock));
+  BOOST_TEST(sim.now() == ms(10));
+  BOOST_TEST(!returned);
+  never.cancel();  // let the coroutine unwind before the channel goes
+  sim.io().restart();
+  sim.io().poll();
+}
+
+BOOST_AUTO_TEST_CASE(the_virtual_time_limit_stops_a_run) {
+  Simulator sim;
+  sim.set_limits(ms(100), 1000);
+  std::function<void()> again = [&] { sim.schedule(sim.now() + ms(30), again); };
+  again();
+  BOOST_TEST((sim.run([] { return false; }) == RunEnd::time_limit));
+  BOOST_TEST(sim.now() == ms(90));
+}
+
+BOOST_AUTO_TEST_CASE(blocking_calls_suspend_only_their_actor) {
+  Simulator sim;
+  Device& a = sim.add_device("a");
+  Device& b = sim.add_device("b");
+  std::vector<std::string> order;
+  int done = 0;
+  auto blocking_work = [&](Device& d, double t, int v) {
+    BlockingCall call(sim, "work");
+    return async_work(sim, d, t, v, call.yield());
+  };
+  spawn_actor(
+      sim, [&] { order.push_back("a" + std::to_string(blocking_work(a, 30, 1))); },
+      [&](std::exception_ptr) { ++done; });
+  spawn_actor(
+      sim,
+      [&] {
+        blocking_work(b, 10, 2);
+        order.push_back("b" + std::to_string(blocking_work(b, 10, 3)));
+      },
+      [&](std::exception_ptr) { ++done; });
+  BOOST_TEST((sim.run([&] { return done == 2; }) == RunEnd::finished));
+  BOOST_TEST(order == (std::vector<std::string>{"b3", "a1"}), boost::test_tools::per_element());
+  BOOST_TEST(sim.finish_time() == ms(30));
+}
+
+BOOST_AUTO_TEST_CASE(fork_join_runs_actors_in_parallel_and_waits_for_all) {
+  Simulator sim;
+  std::vector<Device*> workers;
+  for (int i = 0; i < 4; ++i) workers.push_back(&sim.add_device("worker " + std::to_string(i)));
+  bool done = false;
+  spawn_actor(
+      sim,
+      [&] {
+        for (int round = 0; round < 3; ++round) {
+          fork_join(sim, 4, [&](int i) {
+            BlockingCall call(sim, "work");
+            async_work(sim, *workers[i], 10.0 * (1 << i), i, call.yield());
+          });
+        }
+      },
+      [&](std::exception_ptr) { done = true; });
+  BOOST_TEST((sim.run([&] { return done; }) == RunEnd::finished));
+  BOOST_TEST(sim.finish_time() == ms(3 * 80));  // the slowest worker sets each round's pace
+}
+
+BOOST_AUTO_TEST_CASE(a_blocking_call_from_a_coroutine_throws_a_clear_error) {
+  Simulator sim;
+  std::exception_ptr error;
+  bool returned = false;
+  auto coroutine = [&]() -> asio::awaitable<void> {
+    BlockingCall call(sim, "Stage::forward");
+    co_return;
+  };
+  spawn_coroutine(sim, coroutine(), [&](std::exception_ptr e) {
+    error = e;
+    returned = true;
+  });
+  sim.run([&] { return returned; });
+  BOOST_REQUIRE(error);
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::logic_error& e) {
+    BOOST_TEST(std::string(e.what()).starts_with("Stage::forward is a blocking call"));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(cancellation_ends_the_operation_early_with_operation_aborted) {
+  Simulator sim;
+  Device& gpu = sim.add_device("gpu");
+  asio::cancellation_signal signal;
+  boost::system::error_code got;
+  Time completed_at = -1;
+  async_work(sim, gpu, 100, 1, asio::bind_cancellation_slot(signal.slot(), [&](auto ec, int) {
+               got = ec;
+               completed_at = sim.now();
+             }),
+             Cancellable::yes);
+  sim.schedule(ms(25), [&] { signal.emit(asio::cancellation_type::terminal); });
+  sim.run([] { return false; });
+  BOOST_TEST((got == asio::error::operation_aborted));
+  BOOST_TEST(completed_at == ms(25));
+  BOOST_TEST((sim.timeline().ops[0].status == OpStatus::cancelled));
+  BOOST_TEST(sim.timeline().ops[0].end == ms(25));
+  BOOST_TEST(gpu.busy == ms(25));
+}
+
+BOOST_AUTO_TEST_CASE(a_failed_operation_completes_with_its_error_at_the_failure_time) {
+  Simulator sim;
+  Device& worker = sim.add_device("worker");
+  boost::system::error_code got;
+  auto op = Operation<int>::start(sim, worker, {"gradient", "", 'G'}, ms(50),
+                                  [&](auto ec, int) { got = ec; }, {1});
+  sim.schedule(ms(20), [&] { Operation<int>::fail(*op, asio::error::connection_reset); });
+  sim.run([] { return false; });
+  BOOST_TEST((got == asio::error::connection_reset));
+  BOOST_TEST((sim.timeline().ops[0].status == OpStatus::failed));
+  BOOST_TEST(sim.timeline().ops[0].end == ms(20));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
