@@ -70,7 +70,7 @@ struct ScenarioResult {
   double speedup = 0;
   double efficiency = 0;
   double pass_speedup = 0;     // the speedup `pass` needs
-  double optimal_speedup = 0;  // the speedup of the reachable optimum
+  double optimal_speedup = 0;  // the speedup `optimal` needs
 };
 
 struct Report {

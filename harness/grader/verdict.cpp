@@ -10,7 +10,7 @@ void judge(ScenarioResult& r) {
   r.efficiency = r.makespan_ms > 0 ? r.bound_ms / r.makespan_ms : 0;
   const double pass_makespan = r.optimum_ms + kPassGapFraction * (r.baseline_ms - r.optimum_ms);
   r.pass_speedup = pass_makespan > 0 ? r.baseline_ms / pass_makespan : 0;
-  r.optimal_speedup = r.optimum_ms > 0 ? r.baseline_ms / r.optimum_ms : 0;
+  r.optimal_speedup = r.optimum_ms > 0 ? r.baseline_ms / (r.optimum_ms * (1 + kOptimalSlack)) : 0;
   if (!r.correct) {
     r.verdict = Tier::fail;
   } else if (r.makespan_ms <= r.optimum_ms * (1 + kOptimalSlack)) {

@@ -26,9 +26,10 @@ std::string verdict_line(const grade::ScenarioResult& r) {
     return r.finished ? "FAIL: the run is not correct (see violations)"
                       : "FAIL: the run did not complete (see violations)";
   }
-  return fmt::format("{}: correct, speedup {:.2f}x; pass needs {:.2f}x, optimal {:.2f}x ({:g} ms)",
-                     upper(grade::tier_name(r.verdict)), r.speedup, r.pass_speedup,
-                     r.optimal_speedup, r.optimum_ms);
+  return fmt::format(
+      "{}: correct, speedup {:.2f}x; pass needs {:.2f}x, optimal {:.2f}x (within 2% of {:g} ms)",
+      upper(grade::tier_name(r.verdict)), r.speedup, r.pass_speedup, r.optimal_speedup,
+      r.optimum_ms);
 }
 
 void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
@@ -61,7 +62,11 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
     fmt::print(out, "  violations  {}\n", r.violations_total);
     for (std::size_t i = 0; i < std::min(kViolationsShown, r.violations.size()); ++i) {
       const auto& v = r.violations[i];
-      fmt::print(out, "    [{}] at {:g} ms: {}\n", v.kind, v.at_ms, v.message);
+      std::string message = v.message;  // continuation lines under the first
+      for (std::size_t at = 0; (at = message.find('\n', at)) != std::string::npos; at += 7) {
+        message.replace(at, 1, "\n      ");
+      }
+      fmt::print(out, "    [{}] at {:g} ms: {}\n", v.kind, v.at_ms, message);
     }
     if (r.violations_total > kViolationsShown) {
       fmt::print(out, "    ... and {} more (all kinds listed in --json)\n",

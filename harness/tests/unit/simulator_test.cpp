@@ -1,5 +1,7 @@
 // The simulator core: event order and ties, contention, memory, deadlock, timeline, actors,
 // cancellation.
+#include <fmt/format.h>
+
 #include <boost/asio.hpp>
 #include <boost/asio/experimental/channel.hpp>
 #include <boost/asio/spawn.hpp>
@@ -144,13 +146,13 @@ BOOST_AUTO_TEST_CASE(blocking_calls_suspend_only_their_actor) {
     return async_work(sim, d, t, v, call.yield());
   };
   spawn_actor(
-      sim, [&] { order.push_back("a" + std::to_string(blocking_work(a, 30, 1))); },
+      sim, [&] { order.push_back(fmt::format("a{}", blocking_work(a, 30, 1))); },
       [&](std::exception_ptr) { ++done; });
   spawn_actor(
       sim,
       [&] {
         blocking_work(b, 10, 2);
-        order.push_back("b" + std::to_string(blocking_work(b, 10, 3)));
+        order.push_back(fmt::format("b{}", blocking_work(b, 10, 3)));
       },
       [&](std::exception_ptr) { ++done; });
   BOOST_TEST((sim.run([&] { return done == 2; }) == RunEnd::finished));
@@ -161,7 +163,7 @@ BOOST_AUTO_TEST_CASE(blocking_calls_suspend_only_their_actor) {
 BOOST_AUTO_TEST_CASE(fork_join_runs_actors_in_parallel_and_waits_for_all) {
   Simulator sim;
   std::vector<Device*> workers;
-  for (int i = 0; i < 4; ++i) workers.push_back(&sim.add_device("worker " + std::to_string(i)));
+  for (int i = 0; i < 4; ++i) workers.push_back(&sim.add_device(fmt::format("worker {}", i)));
   bool done = false;
   spawn_actor(
       sim,

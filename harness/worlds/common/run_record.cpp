@@ -59,10 +59,10 @@ void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
     case sim::RunEnd::deadlock:
       sim.violations().add(
           "deadlock",
-          fmt::format("deadlock at {:g} ms: nothing is running or scheduled and train has not "
+          fmt::format("nothing is running or scheduled and train has not "
                       "returned, so something waits for an event that cannot happen (a channel "
                       "nobody sends on, a coroutine nobody resumes).{}{}",
-                      sim::to_ms(now), last_operations(sim),
+                      last_operations(sim),
                       outstanding.empty() ? "" : "\n  outstanding: " + outstanding),
           now);
       return;

@@ -109,7 +109,8 @@ class PipelineExercise final : public grade::Exercise {
                     bound.derivation, bound.step_ms, sc.steps);
     result.optimum_ms = sc.optimum_step_ms * sc.steps;
     result.optimum_note = fmt::format("{:g} ms per step: {}", sc.optimum_step_ms, sc.optimum_note);
-    result.chart_window_ms = result.makespan_ms / sc.steps;
+    // The first step when the run finished; all of it otherwise, to show where it stopped.
+    result.chart_window_ms = result.finished ? result.makespan_ms / sc.steps : result.makespan_ms;
     add_figures(sc, result);
     return result;
   }
