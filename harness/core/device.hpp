@@ -10,7 +10,7 @@ namespace overlap::sim {
 
 struct Device {
   int id = 0;
-  std::string name;          // "stage 2"
+  std::string name;           // "stage 2"
   std::vector<OpId> running;  // more than one only after a contention violation
   Time busy = 0;              // total time with at least one operation running
   Time busy_since = 0;

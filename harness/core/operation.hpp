@@ -45,8 +45,8 @@ class Operation {
                                       Handler<R...> handler, std::tuple<R...> results,
                                       Cancellable cancellable = Cancellable::no,
                                       std::function<void(OpStatus)> on_end = {}) {
-    auto st = std::make_shared<State>(sim, std::move(handler), std::move(results),
-                                      std::move(on_end));
+    auto st =
+        std::make_shared<State>(sim, std::move(handler), std::move(results), std::move(on_end));
     st->op = sim.begin(device, std::move(info), duration);
     st->event = sim.schedule(sim.now() + duration,
                              [st] { finish(*st, OpStatus::done, boost::system::error_code{}); });
@@ -81,8 +81,8 @@ class Operation {
     auto results = status == OpStatus::done ? std::move(st.results) : std::tuple<R...>{};
     std::apply(
         [&](auto&&... r) {
-          boost::asio::post(st.sim->io(), boost::asio::append(std::move(st.handler), ec,
-                                                              std::move(r)...));
+          boost::asio::post(st.sim->io(),
+                            boost::asio::append(std::move(st.handler), ec, std::move(r)...));
         },
         std::move(results));
   }

@@ -20,7 +20,6 @@
 #include "timeline.hpp"
 #include "violation.hpp"
 
-
 namespace boost::asio {
 class any_io_executor;
 template <typename Executor>

@@ -38,10 +38,10 @@ bool write_file(const std::string& path, const std::string& text) {
 
 int main(int argc, char** argv, const Exercise& exercise, const char* submission) {
   po::options_description options("options");
-  options.add_options()                                                                   //
-      ("help,h", "this help")                                                             //
-      ("scenario", po::value<std::string>(), "grade one scenario (default: all)")         //
-      ("json", po::value<std::string>(), "write the versioned JSON report to this file")  //
+  options.add_options()                                                                    //
+      ("help,h", "this help")                                                              //
+      ("scenario", po::value<std::string>(), "grade one scenario (default: all)")          //
+      ("json", po::value<std::string>(), "write the versioned JSON report to this file")   //
       ("trace", po::value<std::string>(), "write a Chrome trace (Perfetto) to this file")  //
       ("time-limit", po::value<double>()->default_value(10),
        "real seconds a scenario may take before it fails");
@@ -50,8 +50,9 @@ int main(int argc, char** argv, const Exercise& exercise, const char* submission
     po::store(po::command_line_parser(argc, argv).options(options).run(), args);
     po::notify(args);
   } catch (const po::error& e) {
-    fmt::print(stderr, "overlap: {}; valid options: --scenario NAME, --json FILE, --trace FILE, "
-                       "--time-limit SECONDS\n",
+    fmt::print(stderr,
+               "overlap: {}; valid options: --scenario NAME, --json FILE, --trace FILE, "
+               "--time-limit SECONDS\n",
                e.what());
     return kUsage;
   }
@@ -92,8 +93,8 @@ int main(int argc, char** argv, const Exercise& exercise, const char* submission
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   report::print_text(report, std::cout);
-  if (args.count("json") &&
-      !write_file(args["json"].as<std::string>(), boost::json::serialize(report::to_json(report)))) {
+  if (args.count("json") && !write_file(args["json"].as<std::string>(),
+                                        boost::json::serialize(report::to_json(report)))) {
     fmt::print(stderr, "overlap: cannot write {}\n", args["json"].as<std::string>());
     return kUsage;
   }

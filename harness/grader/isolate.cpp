@@ -58,7 +58,8 @@ ScenarioResult failed(const ScenarioInfo& scenario, std::string kind, std::strin
 ScenarioResult run_isolated(const Exercise& exercise, const ScenarioInfo& scenario,
                             double real_seconds) {
   // For a debugger: OVERLAP_IN_PROCESS=1 runs the scenario in this process, unguarded.
-  if (const char* in_process = std::getenv("OVERLAP_IN_PROCESS"); in_process && *in_process == '1') {
+  if (const char* in_process = std::getenv("OVERLAP_IN_PROCESS");
+      in_process && *in_process == '1') {
     return exercise.run(scenario.name);
   }
   int fds[2];
@@ -78,7 +79,8 @@ ScenarioResult run_isolated(const Exercise& exercise, const ScenarioInfo& scenar
   bool timed_out = false;
   char buffer[65536];
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
     if (left.count() <= 0) {
       timed_out = true;
       break;

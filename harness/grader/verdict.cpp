@@ -30,10 +30,14 @@ Tier overall(const std::vector<ScenarioResult>& results) {
 
 const char* tier_name(Tier tier) {
   switch (tier) {
-    case Tier::fail: return "fail";
-    case Tier::slow: return "slow";
-    case Tier::pass: return "pass";
-    case Tier::optimal: return "optimal";
+    case Tier::fail:
+      return "fail";
+    case Tier::slow:
+      return "slow";
+    case Tier::pass:
+      return "pass";
+    case Tier::optimal:
+      return "optimal";
   }
   return "?";
 }

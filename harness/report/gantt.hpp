@@ -9,7 +9,7 @@
 namespace overlap::report {
 
 struct Gantt {
-  double column_ms = 0;            // time per column
+  double column_ms = 0;           // time per column
   std::vector<std::string> rows;  // "stage 0 |FFFF.BB..|"
 };
 

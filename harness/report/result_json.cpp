@@ -22,8 +22,8 @@ json::value number(double v) {
 double to_double(const json::value& v) { return v.to_number<double>(); }
 
 grade::Tier tier_from(std::string_view name) {
-  for (grade::Tier t : {grade::Tier::fail, grade::Tier::slow, grade::Tier::pass,
-                        grade::Tier::optimal}) {
+  for (grade::Tier t :
+       {grade::Tier::fail, grade::Tier::slow, grade::Tier::pass, grade::Tier::optimal}) {
     if (name == grade::tier_name(t)) return t;
   }
   throw std::runtime_error("unknown tier");
@@ -150,11 +150,11 @@ grade::ScenarioResult result_from_json(const json::value& value) {
     for (const auto& v : timeline->as_array()) {
       const auto& e = v.as_object();
       const std::string glyph = json::value_to<std::string>(e.at("glyph"));
-      r.timeline.push_back({static_cast<int>(e.at("device").to_number<std::int64_t>()),
-                            json::value_to<std::string>(e.at("kind")),
-                            json::value_to<std::string>(e.at("detail")),
-                            glyph.empty() ? '#' : glyph[0], to_double(e.at("start_ms")),
-                            to_double(e.at("end_ms")), json::value_to<std::string>(e.at("status"))});
+      r.timeline.push_back(
+          {static_cast<int>(e.at("device").to_number<std::int64_t>()),
+           json::value_to<std::string>(e.at("kind")), json::value_to<std::string>(e.at("detail")),
+           glyph.empty() ? '#' : glyph[0], to_double(e.at("start_ms")), to_double(e.at("end_ms")),
+           json::value_to<std::string>(e.at("status"))});
     }
   }
   return r;

@@ -44,8 +44,8 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
   }
   std::vector<std::string> parts;
   for (const auto& m : r.peak_memory) {
-    parts.push_back(fmt::format("{} {:g}/{:g}{}", m.pool, m.peak, m.budget,
-                                m.peak > m.budget ? " OVER" : ""));
+    parts.push_back(
+        fmt::format("{} {:g}/{:g}{}", m.pool, m.peak, m.budget, m.peak > m.budget ? " OVER" : ""));
   }
   if (!parts.empty()) fmt::print(out, "  peak memory {}\n", fmt::join(parts, ", "));
   parts.clear();
@@ -55,7 +55,8 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
   if (!parts.empty() && r.finished) fmt::print(out, "  utilisation {}\n", fmt::join(parts, ", "));
   parts.clear();
   for (const auto& f : r.figures) {
-    parts.push_back(fmt::format("{} {:g}{}{}", f.name, std::round(f.value * 1000) / 1000, f.unit.empty() ? "" : " ", f.unit));
+    parts.push_back(fmt::format("{} {:g}{}{}", f.name, std::round(f.value * 1000) / 1000,
+                                f.unit.empty() ? "" : " ", f.unit));
   }
   if (!parts.empty() && r.finished) fmt::print(out, "  figures     {}\n", fmt::join(parts, "; "));
   if (r.violations_total > 0) {
@@ -95,9 +96,9 @@ void print_text(const grade::Report& report, std::ostream& out) {
   for (const auto& r : report.scenarios) print_scenario(r, out);
   std::vector<std::string> parts;
   for (const auto& r : report.scenarios) {
-    parts.push_back(r.correct ? fmt::format("{} {} {:.2f}x", r.name, grade::tier_name(r.verdict),
-                                            r.speedup)
-                              : fmt::format("{} fail", r.name));
+    parts.push_back(
+        r.correct ? fmt::format("{} {} {:.2f}x", r.name, grade::tier_name(r.verdict), r.speedup)
+                  : fmt::format("{} fail", r.name));
   }
   fmt::print(out, "\n{}: {} ({})\n", report.exercise, upper(grade::tier_name(report.verdict)),
              fmt::join(parts, ", "));

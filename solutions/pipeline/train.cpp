@@ -103,10 +103,11 @@ awaitable<void> train(pp::Pipeline& pipe) {
   // Run every stage at once; if one fails, the group cancels the others.
   using StageRun = decltype(asio::co_spawn(executor, awaitable<void>{}, asio::deferred));
   std::vector<StageRun> runs;
-  for (StageLoop& stage : stages) runs.push_back(asio::co_spawn(executor, stage.run(), asio::deferred));
-  auto [order, errors] =
-      co_await asio::experimental::make_parallel_group(std::move(runs))
-          .async_wait(asio::experimental::wait_for_one_error(), use_awaitable);
+  for (StageLoop& stage : stages) {
+    runs.push_back(asio::co_spawn(executor, stage.run(), asio::deferred));
+  }
+  auto [order, errors] = co_await asio::experimental::make_parallel_group(std::move(runs))
+                             .async_wait(asio::experimental::wait_for_one_error(), use_awaitable);
   for (const std::exception_ptr& error : errors) {
     if (error) std::rethrow_exception(error);
   }

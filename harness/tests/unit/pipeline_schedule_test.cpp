@@ -61,7 +61,8 @@ Schedule simulate(const std::vector<double>& f, const std::vector<double>& b, in
     BOOST_REQUIRE_MESSAGE(next[s] == order[s].size(), "the schedule deadlocks");
     std::sort(stash_events[s].begin(), stash_events[s].end());  // releases first at a tie
     int held = 0;
-    for (auto [t, d] : stash_events[s]) out.peak_stashes[s] = std::max(out.peak_stashes[s], held += d);
+    for (auto [t, d] : stash_events[s])
+      out.peak_stashes[s] = std::max(out.peak_stashes[s], held += d);
   }
   return out;
 }
@@ -130,11 +131,22 @@ BOOST_AUTO_TEST_CASE(the_closed_form_bound_is_not_tight_when_the_slowest_stage_i
   slow_first.forward_ms = {15, 10, 10, 10};
   slow_first.backward_ms = {30, 20, 20, 20};
   BOOST_TEST(lower_bound(slow_first).step_ms == 360);
-  BOOST_TEST(simulate(slow_first.forward_ms, slow_first.backward_ms, 8, one_f_one_b(4, 8)).makespan ==
-             405);
+  BOOST_TEST(
+      simulate(slow_first.forward_ms, slow_first.backward_ms, 8, one_f_one_b(4, 8)).makespan ==
+      405);
   // GPipe: Σ(f+b) + (m-1)(max f + max b)
   BOOST_TEST(simulate(slow_first.forward_ms, slow_first.backward_ms, 8, gpipe(4, 8)).makespan ==
              45 + 90 + 7 * 45);
+}
+
+BOOST_AUTO_TEST_CASE(with_enough_stashes_on_stage_0_the_slowest_first_bound_is_reached) {
+  // Stage 0 runs all its forwards first (8 stashes), the others 1F1B: 360 ms, the bound.
+  const std::vector<double> f{15, 10, 10, 10}, b{30, 20, 20, 20};
+  std::vector<std::vector<Op>> order = one_f_one_b(4, 8);
+  order[0] = gpipe(4, 8)[0];
+  const Schedule run = simulate(f, b, 8, order);
+  BOOST_TEST(run.makespan == 360);
+  BOOST_TEST(run.peak_stashes[0] == 8);
 }
 
 BOOST_AUTO_TEST_CASE(a_small_stash_budget_raises_the_bound_by_littles_law) {

@@ -39,8 +39,10 @@ BOOST_AUTO_TEST_SUITE(reports)
 
 BOOST_AUTO_TEST_CASE(tiers_follow_the_stated_thresholds) {
   grade::ScenarioResult r = sample();  // baseline 100, optimum 30: pass at <= 65, optimal <= 30.6
-  for (auto [makespan, tier] : {std::pair{30.6, grade::Tier::optimal}, {30.7, grade::Tier::pass},
-                                {65.0, grade::Tier::pass}, {65.1, grade::Tier::slow}}) {
+  for (auto [makespan, tier] : {std::pair{30.6, grade::Tier::optimal},
+                                {30.7, grade::Tier::pass},
+                                {65.0, grade::Tier::pass},
+                                {65.1, grade::Tier::slow}}) {
     r.makespan_ms = makespan;
     grade::judge(r);
     BOOST_TEST(grade::tier_name(r.verdict) == grade::tier_name(tier));
@@ -70,9 +72,8 @@ BOOST_AUTO_TEST_CASE(a_result_survives_the_trip_through_json) {
   r.violations = {{"contention", "stage 0 is busy", 15}};
   r.violations_total = 3;
   grade::judge(r);
-  const grade::ScenarioResult back =
-      report::result_from_json(json::parse(json::serialize(
-          report::to_json(r, report::Detail::with_timeline))));
+  const grade::ScenarioResult back = report::result_from_json(
+      json::parse(json::serialize(report::to_json(r, report::Detail::with_timeline))));
   BOOST_TEST(back.name == r.name);
   BOOST_TEST(back.makespan_ms == r.makespan_ms);
   BOOST_TEST(back.violations_total == 3u);
@@ -121,7 +122,7 @@ BOOST_AUTO_TEST_CASE(the_trace_has_one_track_per_device_and_complete_events) {
   }
   BOOST_TEST(threads == 2);
   BOOST_TEST(complete == 4);
-  const auto& backward = events[4].as_object();  // after 3 metadata events and the first op
+  const auto& backward = events[4].as_object();       // after 3 metadata events and the first op
   BOOST_TEST(backward.at("ts").as_int64() == 20000);  // microseconds
   BOOST_TEST(backward.at("dur").as_int64() == 20000);
 }

@@ -51,7 +51,8 @@ BOOST_AUTO_TEST_CASE(an_operation_ending_at_t_frees_its_device_before_a_submissi
   std::vector<std::pair<int, Time>> completions;
   auto record = [&](boost::system::error_code, int v) {
     completions.emplace_back(v, sim.now());
-    if (v == 1) async_work(sim, gpu, 5, 2, [&](auto, int w) { completions.emplace_back(w, sim.now()); });
+    if (v == 1)
+      async_work(sim, gpu, 5, 2, [&](auto, int w) { completions.emplace_back(w, sim.now()); });
   };
   async_work(sim, gpu, 10, 1, record);
   sim.run([] { return false; });
@@ -207,10 +208,12 @@ BOOST_AUTO_TEST_CASE(cancellation_ends_the_operation_early_with_operation_aborte
   asio::cancellation_signal signal;
   boost::system::error_code got;
   Time completed_at = -1;
-  async_work(sim, gpu, 100, 1, asio::bind_cancellation_slot(signal.slot(), [&](auto ec, int) {
-               got = ec;
-               completed_at = sim.now();
-             }),
+  async_work(sim, gpu, 100, 1,
+             asio::bind_cancellation_slot(signal.slot(),
+                                          [&](auto ec, int) {
+                                            got = ec;
+                                            completed_at = sim.now();
+                                          }),
              Cancellable::yes);
   sim.schedule(ms(25), [&] { signal.emit(asio::cancellation_type::terminal); });
   sim.run([] { return false; });

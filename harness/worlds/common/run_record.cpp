@@ -35,10 +35,14 @@ std::string last_operations(const sim::Simulator& sim) {
 
 const char* status_name(sim::OpStatus s) {
   switch (s) {
-    case sim::OpStatus::running: return "running";
-    case sim::OpStatus::done: return "done";
-    case sim::OpStatus::cancelled: return "cancelled";
-    case sim::OpStatus::failed: return "failed";
+    case sim::OpStatus::running:
+      return "running";
+    case sim::OpStatus::done:
+      return "done";
+    case sim::OpStatus::cancelled:
+      return "cancelled";
+    case sim::OpStatus::failed:
+      return "failed";
   }
   return "?";
 }
@@ -75,8 +79,7 @@ void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
       return;
     case sim::RunEnd::event_limit:
       sim.violations().add("time-limit",
-                           "too many simulated events: a loop that keeps issuing operations?",
-                           now);
+                           "too many simulated events: a loop that keeps issuing operations?", now);
       return;
   }
 }
@@ -88,10 +91,10 @@ void record_run(const sim::Simulator& sim, const RunOutcome& outcome,
   for (const sim::Device& device : sim.devices()) {
     sim::Time busy = device.busy;
     if (!device.idle()) busy += sim.finish_time() - device.busy_since;
-    result.devices.push_back({device.name, sim::to_ms(busy),
-                              sim.finish_time() > 0
-                                  ? static_cast<double>(busy) / static_cast<double>(sim.finish_time())
-                                  : 0.0});
+    result.devices.push_back(
+        {device.name, sim::to_ms(busy),
+         sim.finish_time() > 0 ? static_cast<double>(busy) / static_cast<double>(sim.finish_time())
+                               : 0.0});
   }
   for (const sim::MemoryPool& pool : sim.pools()) {
     result.peak_memory.push_back({pool.name(), pool.unit(), pool.peak(), pool.budget()});

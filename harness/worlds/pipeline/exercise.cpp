@@ -45,10 +45,10 @@ void check_finished_run(const detail::World& world, sim::Simulator& sim) {
   const Scenario& sc = world.scenario();
   for (int s = 0; s < sc.stages(); ++s) {
     if (world.steps_done(s) != sc.steps) {
-      sim.violations().add("lost-update",
-                           fmt::format("stage {} ran {} of {} optimizer steps", s,
-                                       world.steps_done(s), sc.steps),
-                           sim.now());
+      sim.violations().add(
+          "lost-update",
+          fmt::format("stage {} ran {} of {} optimizer steps", s, world.steps_done(s), sc.steps),
+          sim.now());
     }
   }
   if (const std::string unapplied = world.unapplied_work(); !unapplied.empty()) {
@@ -103,10 +103,10 @@ class PipelineExercise final : public grade::Exercise {
     result.baseline_ms = baseline;
     const Bound bound = lower_bound(sc);
     result.bound_ms = bound.step_ms * sc.steps;
-    result.bound_derivation =
-        fmt::format("{} = {:g} ms per step; steps cannot overlap (a stage's next forward needs "
-                    "its optimizer step), so x{} steps",
-                    bound.derivation, bound.step_ms, sc.steps);
+    result.bound_derivation = fmt::format(
+        "{} = {:g} ms per step; steps cannot overlap (a stage's next forward needs "
+        "its optimizer step), so x{} steps",
+        bound.derivation, bound.step_ms, sc.steps);
     result.optimum_ms = sc.optimum_step_ms * sc.steps;
     result.optimum_note = fmt::format("{:g} ms per step: {}", sc.optimum_step_ms, sc.optimum_note);
     // The first step when the run finished; all of it otherwise, to show where it stopped.

@@ -52,8 +52,8 @@ std::vector<Layer> initial_layers(const Shape& shape, std::uint64_t seed) {
 }
 
 Layer zero_like(const Layer& layer) {
-  return {Tensor(layer.weight.rows(), layer.weight.cols()),
-          std::vector<double>(layer.bias.size()), layer.tanh};
+  return {Tensor(layer.weight.rows(), layer.weight.cols()), std::vector<double>(layer.bias.size()),
+          layer.tanh};
 }
 
 Tensor input(const Shape& shape, std::uint64_t seed, int step, int micro_batch) {

@@ -10,9 +10,9 @@
 namespace overlap::pipeline::model {
 
 struct Layer {
-  Tensor weight;              // outputs x inputs
-  std::vector<double> bias;   // outputs
-  bool tanh = true;           // false on the last stage
+  Tensor weight;             // outputs x inputs
+  std::vector<double> bias;  // outputs
+  bool tanh = true;          // false on the last stage
 };
 
 // What forward keeps for backward: the layer's input and output.

@@ -20,7 +20,8 @@ OracleRun oracle(const model::Shape& shape, std::uint64_t seed, int steps) {
       const Tensor t = model::target(shape, seed, step, mb);
       step_loss += model::loss(shape, x, t);
       Tensor g = model::loss_gradient(shape, x, t);
-      for (int s = stages - 1; s >= 0; --s) g = model::backward(run.layers[s], stashes[s], g, sums[s]);
+      for (int s = stages - 1; s >= 0; --s)
+        g = model::backward(run.layers[s], stashes[s], g, sums[s]);
     }
     for (int s = 0; s < stages; ++s) model::sgd_step(run.layers[s], sums[s], shape.learning_rate);
     run.step_loss.push_back(step_loss);

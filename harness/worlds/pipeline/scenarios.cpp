@@ -15,7 +15,11 @@ std::vector<Scenario> make_scenarios() {
                  {10, 10, 10, 10},
                  {20, 20, 20, 20},
                  {4, 4, 4, 4},
-                 8, 3, 0, 11, 330,
+                 8,
+                 3,
+                 0,
+                 11,
+                 330,
                  "the bound, reachable within 4 stashes per stage"});
   all.push_back({"imbalanced",
                  "4 stages, slowest last: forward 10,10,10,15 ms, backward 20,20,20,30 ms, 8 "
@@ -23,21 +27,26 @@ std::vector<Scenario> make_scenarios() {
                  {10, 10, 10, 15},
                  {20, 20, 20, 30},
                  {4, 4, 4, 4},
-                 8, 3, 0, 12, 450,
+                 8,
+                 3,
+                 0,
+                 12,
+                 450,
                  "the bound, reachable: the slowest stage is last, so it can be kept busy"});
   all.push_back({"deep",
                  "8 stages, 32 micro-batches, forward 10 ms, backward 20 ms, 8 stashes per stage",
-                 std::vector<double>(8, 10),
-                 std::vector<double>(8, 20),
-                 std::vector<int>(8, 8),
-                 32, 3, 0, 13, 1170,
-                 "the bound, reachable within 8 stashes per stage"});
+                 std::vector<double>(8, 10), std::vector<double>(8, 20), std::vector<int>(8, 8), 32,
+                 3, 0, 13, 1170, "the bound, reachable within 8 stashes per stage"});
   all.push_back({"two-stage",
                  "2 stages, 8 micro-batches, forward 10 ms, backward 20 ms, 2 stashes per stage",
                  {10, 10},
                  {20, 20},
                  {2, 2},
-                 8, 3, 0, 14, 270,
+                 8,
+                 3,
+                 0,
+                 14,
+                 270,
                  "the bound, reachable within 2 stashes per stage"});
   return all;
 }

@@ -29,9 +29,9 @@ Tensor Pipeline::input(int step, int micro_batch) const {
 }
 
 Tensor Pipeline::loss_gradient(int step, int micro_batch, const Tensor& output) const {
-  return model::loss_gradient(world_->shape(), output,
-                              model::target(world_->shape(), world_->scenario().seed, step,
-                                            micro_batch));
+  return model::loss_gradient(
+      world_->shape(), output,
+      model::target(world_->shape(), world_->scenario().seed, step, micro_batch));
 }
 
 void Stage::start_forward(int mb, Tensor x, TensorHandler handler) {
@@ -172,9 +172,9 @@ void World::check_step_complete(int s) {
 void World::start_optimizer_step(int s, Stage::DoneHandler handler) {
   StageState& st = stages_[s];
   if (st.steps_done >= scenario_.steps) {
-    return reject(std::move(handler), s,
-                  fmt::format("optimizer step {} of a run of {} steps", st.steps_done + 1,
-                              scenario_.steps));
+    return reject(
+        std::move(handler), s,
+        fmt::format("optimizer step {} of a run of {} steps", st.steps_done + 1, scenario_.steps));
   }
   check_step_complete(s);
   model::sgd_step(layers_[s], st.gradient_sum, shape_.learning_rate);
@@ -192,9 +192,11 @@ std::string World::unapplied_work() const {
     for (int mb = 0; mb < scenario_.micro_batches; ++mb) {
       touched += stages_[s].forwards[mb] + stages_[s].backwards[mb];
     }
-    if (touched > 0) out.push_back(fmt::format("stage {} ran {} operations after its last "
-                                               "optimizer step",
-                                               s, touched));
+    if (touched > 0)
+      out.push_back(
+          fmt::format("stage {} ran {} operations after its last "
+                      "optimizer step",
+                      s, touched));
   }
   return fmt::format("{}", fmt::join(out, "; "));
 }
