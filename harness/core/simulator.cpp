@@ -4,29 +4,6 @@
 
 namespace overlap::sim {
 
-std::string OpRecord::describe() const {
-  return info.detail.empty() ? info.kind : fmt::format("{}({})", info.kind, info.detail);
-}
-
-void Violations::add(std::string kind, std::string message, Time at) {
-  ++total_;
-  if (list_.size() < kCap) list_.push_back({std::move(kind), std::move(message), at});
-}
-
-void MemoryPool::charge(double amount, const std::string& what, Time now) {
-  const bool was_within = used_ <= budget_;
-  used_ += amount;
-  if (used_ > peak_) peak_ = used_;
-  if (was_within && used_ > budget_) {
-    violations_->add("out-of-memory",
-                     fmt::format("{}: {} holds {:g} {}, over its budget of {:g}", what, name_,
-                                 used_, unit_, budget_),
-                     now);
-  }
-}
-
-void MemoryPool::release(double amount) { used_ -= amount; }
-
 Simulator::Simulator() = default;
 
 void Simulator::set_limits(Time virtual_time, std::uint64_t events) {
