@@ -12,6 +12,8 @@ class Category final : public boost::system::error_category {
     switch (static_cast<errc>(value)) {
       case errc::misuse:
         return "the call broke the operation's requirements (see the report's misuse violation)";
+      case errc::worker_failed:
+        return "the worker failed";
     }
     return "unknown overlap error";
   }

@@ -20,6 +20,13 @@ using Handler = boost::asio::any_completion_handler<void(boost::system::error_co
 
 enum class Cancellable { no, yes };
 
+// Completes `handler` at once with `ec` and default results, without running an operation: a
+// call rejected up front. Posted, like every completion.
+template <typename... R>
+void complete_now(Simulator& sim, Handler<R...> handler, boost::system::error_code ec) {
+  boost::asio::post(sim.io(), boost::asio::append(std::move(handler), ec, R{}...));
+}
+
 // A running operation whose handler completes at its planned end with `results`, or earlier
 // through `fail()` or a cancellation (when `Cancellable::yes` and the handler has a connected
 // cancellation slot), with an error and default results. Completions are always posted, never
@@ -64,11 +71,12 @@ class Operation {
     return st;
   }
 
-  // Ends the operation now with `ec` (a worker failing mid-computation, ...).
-  static void fail(State& st, boost::system::error_code ec) {
-    if (st.done) return;
-    st.sim->unschedule(st.event);
-    finish(st, OpStatus::failed, ec);
+  // Ends the operation now with `ec` (a worker failing mid-computation, ...). Takes its own
+  // reference: the caller's may go with the operation's bookkeeping.
+  static void fail(std::shared_ptr<State> st, boost::system::error_code ec) {
+    if (st->done) return;
+    st->sim->unschedule(st->event);
+    finish(*st, OpStatus::failed, ec);
   }
 
  private:

@@ -7,7 +7,8 @@
 namespace overlap {
 
 enum class errc {
-  misuse = 1,  // the call broke the operation's requirements (see the world's header)
+  misuse = 1,     // the call broke the operation's requirements (see the world's header)
+  worker_failed,  // the worker failed during the operation, or before it
 };
 
 const boost::system::error_category& category();

@@ -230,7 +230,7 @@ BOOST_AUTO_TEST_CASE(a_failed_operation_completes_with_its_error_at_the_failure_
   boost::system::error_code got;
   auto op = Operation<int>::start(sim, worker, {"gradient", "", 'G'}, ms(50),
                                   [&](auto ec, int) { got = ec; }, {1});
-  sim.schedule(ms(20), [&] { Operation<int>::fail(*op, asio::error::connection_reset); });
+  sim.schedule(ms(20), [&] { Operation<int>::fail(op, asio::error::connection_reset); });
   sim.run([] { return false; });
   BOOST_TEST((got == asio::error::connection_reset));
   BOOST_TEST((sim.timeline().ops[0].status == OpStatus::failed));

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <boost/asio/append.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/spawn.hpp>
 
 #include "../../core/actor.hpp"
@@ -84,13 +82,7 @@ World::World(const Scenario& scenario, sim::Simulator& sim)
 template <typename Handler>
 void World::reject(Handler handler, int stage, std::string message) {
   sim_.violations().add("misuse", fmt::format("stage {}: {}", stage, message), sim_.now());
-  boost::asio::post(sim_.io(), [h = std::move(handler)]() mutable {
-    if constexpr (std::is_invocable_v<Handler&, boost::system::error_code, Tensor>) {
-      std::move(h)(make_error_code(errc::misuse), Tensor{});
-    } else {
-      std::move(h)(make_error_code(errc::misuse));
-    }
-  });
+  sim::complete_now(sim_, std::move(handler), make_error_code(errc::misuse));
 }
 
 void World::start_forward(int s, int mb, Tensor x, Stage::TensorHandler handler) {

@@ -1,0 +1,261 @@
+#include "world.hpp"
+
+#include <fmt/format.h>
+
+#include <boost/asio/spawn.hpp>
+#include <set>
+
+#include "../../core/actor.hpp"
+#include "../../core/operation.hpp"
+
+namespace overlap::param_server {
+
+// --- the public face -----------------------------------------------------------------------
+
+Cluster::Cluster(detail::World& world) : world_(&world), server_(world) {
+  for (int w = 0; w < world.scenario().workers(); ++w) workers_.push_back(Worker(world, w));
+}
+
+int Cluster::mini_batches() const { return world_->scenario().mini_batches; }
+int Cluster::staleness_bound() const { return world_->scenario().staleness_bound; }
+
+void Cluster::run_parallel(int n, const std::function<void(int)>& body) {
+  sim::fork_join(world_->sim(), n, body);
+}
+
+double Worker::ms_per_gradient() const { return world_->scenario().worker_ms[index_]; }
+bool Worker::failed() const { return world_->failed(index_); }
+
+void Worker::start_pull(WeightsHandler handler) { world_->start_pull(index_, std::move(handler)); }
+void Worker::start_compute(Weights weights, int mb, GradientHandler handler) {
+  world_->start_compute(index_, std::move(weights), mb, std::move(handler));
+}
+void Worker::start_push(Gradient gradient, DoneHandler handler) {
+  world_->start_push(index_, std::move(gradient), std::move(handler));
+}
+
+Weights Worker::pull() {
+  sim::BlockingCall call(world_->sim(), "Worker::pull");
+  return async_pull(call.yield());
+}
+
+Gradient Worker::compute(Weights weights, int mini_batch) {
+  sim::BlockingCall call(world_->sim(), "Worker::compute");
+  return async_compute(std::move(weights), mini_batch, call.yield());
+}
+
+void Worker::push(Gradient gradient) {
+  sim::BlockingCall call(world_->sim(), "Worker::push");
+  async_push(std::move(gradient), call.yield());
+}
+
+int ParameterServer::version() const { return world_->version(); }
+
+void ParameterServer::start_apply_average(
+    std::vector<Gradient> gradients,
+    boost::asio::any_completion_handler<void(boost::system::error_code)> handler) {
+  world_->start_apply_average(std::move(gradients), std::move(handler));
+}
+
+void ParameterServer::apply_average(std::vector<Gradient> gradients) {
+  sim::BlockingCall call(world_->sim(), "ParameterServer::apply_average");
+  async_apply_average(std::move(gradients), call.yield());
+}
+
+// --- the world -----------------------------------------------------------------------------
+
+namespace detail {
+
+using WeightsOp = sim::Operation<Weights>;
+using GradientOp = sim::Operation<Gradient>;
+using DoneOp = sim::Operation<>;
+
+World::World(const Scenario& scenario, sim::Simulator& sim)
+    : scenario_(scenario),
+      sim_(sim),
+      data_{scenario.seed, scenario.mini_batches},
+      weights_(model::initial_weights()),
+      times_applied_(scenario.mini_batches, 0) {
+  server_ = &sim.add_device("server");
+  for (int w = 0; w < scenario.workers(); ++w) {
+    WorkerState worker;
+    worker.device = &sim.add_device(fmt::format("worker {}", w));
+    workers_.push_back(std::move(worker));
+  }
+  // Scheduled first, so that a failure at t comes before anything else ending at t.
+  if (scenario.failing_worker >= 0) {
+    sim.schedule(sim::ms(scenario.fail_ms), [this] { fail_worker(scenario_.failing_worker); });
+  }
+  cluster_.reset(new Cluster(*this));
+}
+
+void World::fail_worker(int w) {
+  workers_[w].failed = true;
+  // Moved out first: ending the operation clears the worker's abort.
+  if (auto abort = std::move(workers_[w].abort)) abort();
+}
+
+template <typename Handler>
+void World::reject(Handler handler, std::string message) {
+  sim_.violations().add("misuse", std::move(message), sim_.now());
+  sim::complete_now(sim_, std::move(handler), make_error_code(errc::misuse));
+}
+
+template <typename Handler>
+void World::refuse_failed(Handler handler) {
+  sim::complete_now(sim_, std::move(handler), make_error_code(errc::worker_failed));
+}
+
+void World::start_pull(int w, Worker::WeightsHandler handler) {
+  WorkerState& worker = workers_[w];
+  if (worker.failed) return refuse_failed(std::move(handler));
+  Weights weights;
+  weights.values_ = weights_;
+  weights.version_ = version_;
+  weights.worker_ = w;
+  auto op =
+      WeightsOp::start(sim_, *worker.device, {"pull", fmt::format("v{}", version_), 'p'},
+                       sim::ms(scenario_.pull_ms), std::move(handler), {std::move(weights)},
+                       sim::Cancellable::no, [&worker](sim::OpStatus) { worker.abort = nullptr; });
+  worker.abort = [op] { WeightsOp::fail(op, make_error_code(errc::worker_failed)); };
+}
+
+void World::start_compute(int w, Weights weights, int mb, Worker::GradientHandler handler) {
+  WorkerState& worker = workers_[w];
+  if (worker.failed) return refuse_failed(std::move(handler));
+  if (weights.worker_ != w) {
+    return reject(std::move(handler),
+                  fmt::format("worker {}: compute() needs weights this worker pulled (these "
+                              "are {})",
+                              w,
+                              weights.worker_ < 0 ? std::string("empty")
+                                                  : fmt::format("worker {}'s", weights.worker_)));
+  }
+  if (mb < 0 || mb >= scenario_.mini_batches) {
+    return reject(std::move(handler),
+                  fmt::format("worker {}: compute(mini_batch {}) is out of range [0, {})", w, mb,
+                              scenario_.mini_batches));
+  }
+  Gradient gradient;
+  gradient.values_ = model::gradient(data_, weights.values_, mb);
+  gradient.mini_batch_ = mb;
+  gradient.version_ = weights.version_;
+  gradient.worker_ = w;
+  const double duration = compute_ms(scenario_, w, worker.computes++);
+  auto op = GradientOp::start(
+      sim_, *worker.device, {"compute", fmt::format("mb {} on v{}", mb, weights.version_), 'C'},
+      sim::ms(duration), std::move(handler), {std::move(gradient)}, sim::Cancellable::no,
+      [&worker](sim::OpStatus) { worker.abort = nullptr; });
+  worker.abort = [op] { GradientOp::fail(op, make_error_code(errc::worker_failed)); };
+}
+
+sim::OpId World::begin_send(int w, const Gradient& gradient) {
+  return sim_.begin(
+      *workers_[w].device,
+      {"send", fmt::format("mb {} from v{}", gradient.mini_batch_, gradient.version_), 's'},
+      sim::ms(scenario_.apply_ms));
+}
+
+void World::start_push(int w, Gradient gradient, Worker::DoneHandler handler) {
+  if (workers_[w].failed) return refuse_failed(std::move(handler));
+  if (gradient.worker_ != w) {
+    return reject(std::move(handler),
+                  fmt::format("worker {}: push() of a gradient it did not compute ({})", w,
+                              gradient.worker_ < 0 ? std::string("an empty one")
+                                                   : fmt::format("worker {}'s", gradient.worker_)));
+  }
+  const sim::OpId send = begin_send(w, gradient);
+  auto g = std::make_shared<Gradient>(std::move(gradient));
+  DoneOp::start(sim_, *server_,
+                {"apply", fmt::format("mb {} from worker {}", g->mini_batch_, w), 'A'},
+                sim::ms(scenario_.apply_ms), std::move(handler), {}, sim::Cancellable::no,
+                [this, send, g](sim::OpStatus) {
+                  sim_.end(send, sim::OpStatus::done);
+                  apply({g});
+                });
+}
+
+void World::start_apply_average(std::vector<Gradient> gradients, Worker::DoneHandler handler) {
+  std::set<int> senders;
+  for (const Gradient& g : gradients) {
+    if (g.worker_ < 0) {
+      return reject(std::move(handler), "apply_average() of an empty Gradient");
+    }
+    if (!senders.insert(g.worker_).second) {
+      return reject(std::move(handler),
+                    fmt::format("apply_average() with two gradients from worker {}: each "
+                                "worker sends one",
+                                g.worker_));
+    }
+    if (workers_[g.worker_].failed) return refuse_failed(std::move(handler));
+  }
+  if (gradients.empty()) {
+    return reject(std::move(handler), "apply_average() of no gradients");
+  }
+  std::vector<sim::OpId> sends;
+  std::vector<std::shared_ptr<Gradient>> shared;
+  for (Gradient& g : gradients) {
+    sends.push_back(begin_send(g.worker_, g));
+    shared.push_back(std::make_shared<Gradient>(std::move(g)));
+  }
+  DoneOp::start(sim_, *server_, {"apply", fmt::format("average of {}", shared.size()), 'A'},
+                sim::ms(scenario_.apply_ms), std::move(handler), {}, sim::Cancellable::no,
+                [this, sends, shared](sim::OpStatus) {
+                  for (sim::OpId send : sends) sim_.end(send, sim::OpStatus::done);
+                  apply(shared);
+                });
+}
+
+void World::apply(std::vector<std::shared_ptr<Gradient>> gradients) {
+  Apply entry;
+  entry.at = sim_.now();
+  entry.version = version_ + 1;
+  std::vector<const model::Vector*> values;
+  for (const auto& g : gradients) {
+    const int staleness = version_ - g->version_;
+    if (scenario_.staleness_bound >= 0 && staleness > scenario_.staleness_bound) {
+      sim_.violations().add(
+          "staleness",
+          fmt::format("worker {}'s gradient of mini-batch {}, computed on version {}, applied "
+                      "at version {}: staleness {} over the bound of {}",
+                      g->worker_, g->mini_batch_, g->version_, version_, staleness,
+                      scenario_.staleness_bound),
+          sim_.now());
+    }
+    if (++times_applied_[g->mini_batch_] == 2) {
+      sim_.violations().add("duplicate-update",
+                            fmt::format("mini-batch {} applied a second time (worker {})",
+                                        g->mini_batch_, g->worker_),
+                            sim_.now());
+    }
+    ++workers_[g->worker_].applied;
+    entry.mini_batches.push_back(g->mini_batch_);
+    entry.staleness.push_back(staleness);
+    entry.gradients.push_back(g->values_);
+    values.push_back(&g->values_);
+  }
+  model::apply(weights_, values);
+  ++version_;
+  applies_.push_back(std::move(entry));
+}
+
+std::vector<int> World::mini_batches_per_worker() const {
+  std::vector<int> out;
+  for (const WorkerState& w : workers_) out.push_back(w.applied);
+  return out;
+}
+
+std::string World::outstanding() const {
+  int applied = 0;
+  for (int n : times_applied_) applied += n > 0;
+  std::vector<std::string> failed;
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    if (workers_[w].failed) failed.push_back(fmt::format("worker {}", w));
+  }
+  return fmt::format("{} of {} mini-batches applied (server at version {}){}", applied,
+                     scenario_.mini_batches, version_,
+                     failed.empty() ? "" : fmt::format("; failed: {}", fmt::join(failed, ", ")));
+}
+
+}  // namespace detail
+}  // namespace overlap::param_server
