@@ -28,18 +28,24 @@ Gantt gantt(const grade::ScenarioResult& r, int max_columns) {
   for (std::size_t d = 0; d < r.devices.size(); ++d) {
     std::string cells(columns, '.');
     std::vector<double> covered(columns, 0), best(columns, 0);
+    std::vector<char> glyph(columns, '.');
     for (const grade::TimelineEvent& e : r.timeline) {
       if (e.device != static_cast<int>(d)) continue;
       const int first = std::max(0, static_cast<int>(e.start_ms / chart.column_ms));
       const int last = std::min(columns - 1, static_cast<int>(e.end_ms / chart.column_ms));
       for (int c = first; c <= last; ++c) {
-        const double lo = std::max(e.start_ms, c * chart.column_ms);
-        const double hi = std::min(e.end_ms, (c + 1) * chart.column_ms);
-        const double overlap = hi - lo;
-        if (overlap <= 0 && !(e.start_ms == e.end_ms && lo == e.start_ms)) continue;
-        covered[c] += std::max(0.0, overlap);
-        if (overlap >= best[c]) best[c] = overlap, cells[c] = e.glyph;
-        if (covered[c] > chart.column_ms + 1e-9) cells[c] = '!';
+        const double overlap = std::min(e.end_ms, (c + 1) * chart.column_ms) -
+                               std::max(e.start_ms, c * chart.column_ms);
+        if (overlap <= 0) continue;
+        covered[c] += overlap;
+        if (overlap > best[c]) best[c] = overlap, glyph[c] = e.glyph;
+      }
+    }
+    for (int c = 0; c < columns; ++c) {
+      if (covered[c] > chart.column_ms + 1e-9) {
+        cells[c] = '!';  // two operations at once on one device
+      } else if (covered[c] >= chart.column_ms / 2) {
+        cells[c] = glyph[c];
       }
     }
     std::string name = r.devices[d].device;

@@ -14,8 +14,8 @@ struct Gantt {
 };
 
 // Charts [0, result.chart_window_ms) in at most `max_columns` columns of a round size. A column
-// shows the glyph of the operation covering most of it, '.' when idle, '!' where two operations
-// overlap on one device (contention).
+// shows the glyph of the operation covering most of it when the device is busy for at least
+// half of it, '.' otherwise, and '!' where two operations overlap on one device (contention).
 Gantt gantt(const grade::ScenarioResult& result, int max_columns = 96);
 
 }  // namespace overlap::report
