@@ -88,8 +88,9 @@ std::vector<Scenario> make_scenarios() {
   return all;
 }
 
-// Milliseconds rounded to the simulator's microseconds, so that both agree exactly.
-double to_microseconds(double ms) { return std::llround(ms * 1000) / 1000.0; }
+// Whole microseconds, as the simulator counts them, so that both agree exactly.
+std::int64_t us(double ms) { return std::llround(ms * 1000); }
+double to_ms(std::int64_t us) { return static_cast<double>(us) / 1000.0; }
 
 }  // namespace
 
@@ -110,7 +111,7 @@ double compute_ms(const Scenario& s, int w, int k) {
   const std::uint64_t h =
       mix(mix(mix(s.seed) ^ static_cast<std::uint64_t>(w)) ^ static_cast<std::uint64_t>(k));
   const double u = static_cast<double>(h >> 11) / static_cast<double>(1ULL << 53) * 2.0 - 1.0;
-  return to_microseconds(s.worker_ms[w] * (1 + s.jitter * u));
+  return to_ms(us(s.worker_ms[w] * (1 + s.jitter * u)));
 }
 
 double baseline_ms(const Scenario& s) {
@@ -118,20 +119,21 @@ double baseline_ms(const Scenario& s) {
   for (int mb = 0; mb < s.mini_batches; ++mb) todo.push_back(mb);
   std::vector<bool> alive(s.workers(), true);
   std::vector<int> computed(s.workers(), 0);
-  double now = 0;
+  const std::int64_t fail = us(s.fail_ms);
+  std::int64_t now = 0;
   while (!todo.empty()) {
-    double round_end = now;
+    std::int64_t round_end = now;
     int gradients = 0;
     std::vector<int> returned;
     for (int w = 0; w < s.workers() && !todo.empty(); ++w) {
-      if (w == s.failing_worker && s.fail_ms <= now) alive[w] = false;  // known to have failed
+      const bool fails = w == s.failing_worker;
+      if (fails && fail <= now) alive[w] = false;  // known to have failed
       if (!alive[w]) continue;
       const int mb = todo.front();
       todo.pop_front();
-      const double end = now + s.pull_ms + compute_ms(s, w, computed[w]++);
-      if (w == s.failing_worker && s.fail_ms <= end) {
-        // Fails at fail_ms, or at once if it already had.
-        round_end = std::max(round_end, std::max(now, s.fail_ms));
+      const std::int64_t end = now + us(s.pull_ms) + us(compute_ms(s, w, computed[w]++));
+      if (fails && fail <= end) {
+        round_end = std::max(round_end, std::max(now, fail));
         alive[w] = false;
         returned.push_back(mb);
       } else {
@@ -139,10 +141,10 @@ double baseline_ms(const Scenario& s) {
         ++gradients;
       }
     }
-    now = round_end + (gradients > 0 ? s.apply_ms : 0);
+    now = round_end + (gradients > 0 ? us(s.apply_ms) : 0);
     for (int mb : returned) todo.push_back(mb);
   }
-  return now;
+  return to_ms(now);
 }
 
 Bound lower_bound(const Scenario& s) {
@@ -150,18 +152,18 @@ Bound lower_bound(const Scenario& s) {
   // on that worker. Worker i's n-th gradient is applied no earlier than C_i(n), the sum of its
   // first n cycles (a failing worker's only up to its failure), so M mini-batches need at least
   // the M-th smallest C_i(n) over all workers.
-  std::vector<double> completions;
+  std::vector<std::int64_t> completions;
   for (int w = 0; w < s.workers(); ++w) {
-    double t = 0;
+    std::int64_t t = 0;
     for (int k = 0; k < s.mini_batches; ++k) {
-      t += s.pull_ms + compute_ms(s, w, k) + s.apply_ms;
-      if (w == s.failing_worker && t >= s.fail_ms) break;
+      t += us(s.pull_ms) + us(compute_ms(s, w, k)) + us(s.apply_ms);
+      if (w == s.failing_worker && t >= us(s.fail_ms)) break;
       completions.push_back(t);
     }
   }
   std::nth_element(completions.begin(), completions.begin() + (s.mini_batches - 1),
                    completions.end());
-  const double capacity = completions[s.mini_batches - 1];
+  const double capacity = to_ms(completions[s.mini_batches - 1]);
   const double server = s.mini_batches * s.apply_ms;
   Bound bound;
   if (capacity >= server) {

@@ -1,0 +1,35 @@
+// Mutant: workers loop on a shared pool but push whenever their gradient is ready, so two
+// pushes can reach the server at once (contention).
+#include <boost/asio.hpp>
+#include <boost/asio/experimental/parallel_group.hpp>
+#include <overlap/param_server.hpp>
+#include <vector>
+
+namespace asio = boost::asio;
+namespace ps = overlap::param_server;
+using asio::awaitable;
+using asio::use_awaitable;
+
+awaitable<void> worker_loop(ps::Cluster& cluster, int& next, int w) {
+  ps::Worker& worker = cluster.worker(w);
+  while (next < cluster.mini_batches()) {
+    const int mb = next++;
+    ps::Weights weights = co_await worker.async_pull(use_awaitable);
+    ps::Gradient gradient = co_await worker.async_compute(std::move(weights), mb, use_awaitable);
+    co_await worker.async_push(std::move(gradient), use_awaitable);  // the bug: no exclusion
+  }
+}
+
+awaitable<void> train(ps::Cluster& cluster) {
+  auto ex = co_await asio::this_coro::executor;
+  int next = 0;
+  using Run = decltype(asio::co_spawn(ex, awaitable<void>{}, asio::deferred));
+  std::vector<Run> runs;
+  for (int w = 0; w < cluster.num_workers(); ++w) {
+    runs.push_back(asio::co_spawn(ex, worker_loop(cluster, next, w), asio::deferred));
+  }
+  co_await asio::experimental::make_parallel_group(std::move(runs))
+      .async_wait(asio::experimental::wait_for_all(), use_awaitable);
+}
+
+OVERLAP_TRAIN(train)
