@@ -20,19 +20,6 @@ std::string describe_exception(const std::exception_ptr& e) {
   }
 }
 
-std::string last_operations(const sim::Simulator& sim) {
-  std::vector<const sim::OpRecord*> last(sim.devices().size(), nullptr);
-  for (const sim::OpRecord& op : sim.timeline().ops) last[op.device] = &op;
-  std::string out;
-  for (const sim::Device& device : sim.devices()) {
-    const sim::OpRecord* op = last[device.id];
-    out += op ? fmt::format("\n  {}: last ran {}, ended at {:g} ms", device.name, op->describe(),
-                            sim::to_ms(op->end))
-              : fmt::format("\n  {}: never used", device.name);
-  }
-  return out;
-}
-
 const char* status_name(sim::OpStatus s) {
   switch (s) {
     case sim::OpStatus::running:
@@ -45,6 +32,22 @@ const char* status_name(sim::OpStatus s) {
       return "failed";
   }
   return "?";
+}
+
+std::string last_operations(const sim::Simulator& sim) {
+  std::vector<const sim::OpRecord*> last(sim.devices().size(), nullptr);
+  for (const sim::OpRecord& op : sim.timeline().ops) last[op.device] = &op;
+  std::string out;
+  for (const sim::Device& device : sim.devices()) {
+    const sim::OpRecord* op = last[device.id];
+    out += op ? fmt::format("\n  {}: last ran {}, ended at {:g} ms{}", device.name, op->describe(),
+                            sim::to_ms(op->end),
+                            op->status == sim::OpStatus::done
+                                ? ""
+                                : fmt::format(" ({})", status_name(op->status)))
+              : fmt::format("\n  {}: never used", device.name);
+  }
+  return out;
 }
 
 }  // namespace
