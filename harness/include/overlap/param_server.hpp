@@ -15,9 +15,9 @@
 //   - Where the scenario sets a staleness bound, no gradient is applied staler than it:
 //     staleness = the server's version just before the apply - the version it was computed on.
 //   - The final model reaches the scenario's target loss.
-//   - A worker can fail: the operation it is running completes with errc::worker_failed (a
-//     thrown system_error in blocking code) and every later call on it fails at once. Its
-//     mini-batch is not applied; someone else must do it.
+//   - A worker can fail: a pull or compute it is running completes with errc::worker_failed (a
+//     thrown system_error in blocking code; a push already under way still lands), and every
+//     later call on it fails at once. Its mini-batch is not applied; someone else must do it.
 #pragma once
 
 #include <boost/asio/any_completion_handler.hpp>
