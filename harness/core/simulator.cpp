@@ -36,12 +36,14 @@ OpId Simulator::begin(Device& device, OpInfo info, Time duration) {
   const OpRecord& op = timeline_.ops.back();
   if (!device.idle()) {
     const OpRecord& other = timeline_.ops[device.running.front()];
-    violations_.add("contention",
-                    fmt::format("{} is busy: {} was submitted at {:g} ms while {} runs from "
-                                "{:g} to {:g} ms",
-                                device.name, op.describe(), to_ms(now_), other.describe(),
-                                to_ms(other.start), to_ms(other.end)),
-                    now_);
+    violations_.add(
+        "contention",
+        fmt::format("{} is busy: {} was submitted at {:g} ms while {} runs {}", device.name,
+                    op.describe(), to_ms(now_), other.describe(),
+                    other.end > other.start
+                        ? fmt::format("from {:g} to {:g} ms", to_ms(other.start), to_ms(other.end))
+                        : fmt::format("since {:g} ms", to_ms(other.start))),
+        now_);
   } else {
     device.busy_since = now_;
   }

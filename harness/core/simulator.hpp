@@ -53,9 +53,10 @@ class Simulator {
   const std::deque<Device>& devices() const { return devices_; }
   const std::deque<MemoryPool>& pools() const { return pools_; }
 
-  // Starts an operation on `device` now, planned to end after `duration`. A busy device is a
-  // contention violation naming both operations; the operation still runs, so the rest of the
-  // run can be reported.
+  // Starts an operation on `device` now, planned to end after `duration` (0 when its end is not
+  // known yet, as for a collective waiting for other ranks). A busy device is a contention
+  // violation naming both operations; the operation still runs, so the rest of the run can be
+  // reported.
   OpId begin(Device& device, OpInfo info, Time duration);
   // Ends the operation now (its planned end, or earlier when cancelled or failed).
   void end(OpId op, OpStatus status);

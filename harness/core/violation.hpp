@@ -14,8 +14,8 @@ struct Violation {
   Time at = 0;
 };
 
-// Keeps the first `kCap` violations in full and counts the rest, so that a runaway submission
-// cannot flood the report.
+// Keeps the first `kCap` violations in full, and the first of every kind after that, and counts
+// the rest, so that a runaway submission cannot flood the report or hide a diagnosis.
 class Violations {
  public:
   static constexpr std::size_t kCap = 20;

@@ -1,6 +1,6 @@
 # Runs a grader and checks what it reports, from its exit code and its JSON report.
 #   cmake -DGRADER=<exe> -DWORK=<dir> -DEXIT=<code> [-DARGS="--opt value ..."] [-DVERDICT=<tier>]
-#         [-DCORRECT=ON|OFF] [-DKINDS=k1;k2] [-DMAKESPANS=name=ms;...] [-DSPEEDUP=<x>]
+#         [-DCORRECT=ON|OFF] [-DKINDS=k1,k2] [-DMAKESPANS=name=ms,...] [-DSPEEDUP=<x>]
 #         [-DOUTPUT_MATCHES=<regex>] -P expect_grade.cmake
 # VERDICT, CORRECT and SPEEDUP must hold in every scenario; every kind in KINDS must be among
 # every scenario's violations; MAKESPANS pins scenarios' makespans exactly (virtual time).
@@ -12,6 +12,10 @@ file(REMOVE "${json}")
 separate_arguments(args UNIX_COMMAND "${ARGS}")
 set(COMMAND "${GRADER}" ${args} --json "${json}")
 include(${CMAKE_CURRENT_LIST_DIR}/expect_exit.cmake)
+
+# Lists come comma-separated: semicolons do not survive being passed through ctest's arguments.
+string(REPLACE "," ";" KINDS "${KINDS}")
+string(REPLACE "," ";" MAKESPANS "${MAKESPANS}")
 
 file(READ "${json}" report)
 string(JSON count LENGTH "${report}" scenarios)

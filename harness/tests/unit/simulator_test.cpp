@@ -80,6 +80,15 @@ BOOST_AUTO_TEST_CASE(a_busy_device_is_a_contention_violation_naming_both_operati
   BOOST_TEST(sim.timeline().ops[1].end == ms(14));
 }
 
+BOOST_AUTO_TEST_CASE(a_flood_of_violations_keeps_the_first_of_every_kind) {
+  Violations v;
+  for (int i = 0; i < 50; ++i) v.add("lost-update", "again", 0);
+  v.add("wrong-result", "the weights differ", ms(5));
+  BOOST_TEST(v.total() == 51u);
+  BOOST_TEST(v.list().size() == Violations::kCap + 1);
+  BOOST_TEST(v.list().back().kind == "wrong-result");
+}
+
 BOOST_AUTO_TEST_CASE(device_busy_time_counts_overlaps_once) {
   Simulator sim;
   Device& gpu = sim.add_device("gpu");
