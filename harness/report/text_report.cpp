@@ -21,6 +21,23 @@ std::string upper(std::string s) {
   return s;
 }
 
+// "  label       a, b, c" wrapped at 100 columns, continuation lines under the first item.
+void print_list(std::ostream& out, const char* label, const std::vector<std::string>& items,
+                const char* separator) {
+  if (items.empty()) return;
+  std::string line = fmt::format("  {:<12}", label);
+  const std::size_t indent = line.size();
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    std::string item = items[i] + (i + 1 < items.size() ? separator : "");
+    if (line.size() > indent && line.size() + item.size() > 100) {
+      fmt::print(out, "{}\n", line.substr(0, line.find_last_not_of(' ') + 1));
+      line = std::string(indent, ' ');
+    }
+    line += item;
+  }
+  fmt::print(out, "{}\n", line);
+}
+
 std::string verdict_line(const grade::ScenarioResult& r) {
   if (!r.correct) {
     return r.finished ? "FAIL: the run is not correct (see violations)"
@@ -47,18 +64,18 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
     parts.push_back(
         fmt::format("{} {:g}/{:g}{}", m.pool, m.peak, m.budget, m.peak > m.budget ? " OVER" : ""));
   }
-  if (!parts.empty()) fmt::print(out, "  peak memory {}\n", fmt::join(parts, ", "));
+  print_list(out, "peak memory", parts, ", ");
   parts.clear();
   for (const auto& d : r.devices) {
     parts.push_back(fmt::format("{} {:.0f}%", d.device, 100 * d.utilisation));
   }
-  if (!parts.empty() && r.finished) fmt::print(out, "  utilisation {}\n", fmt::join(parts, ", "));
+  if (r.finished) print_list(out, "utilisation", parts, ", ");
   parts.clear();
   for (const auto& f : r.figures) {
     parts.push_back(fmt::format("{} {:g}{}{}", f.name, std::round(f.value * 1000) / 1000,
                                 f.unit.empty() ? "" : " ", f.unit));
   }
-  if (!parts.empty() && r.finished) fmt::print(out, "  figures     {}\n", fmt::join(parts, "; "));
+  if (r.finished) print_list(out, "figures", parts, "; ");
   if (r.violations_total > 0) {
     fmt::print(out, "  violations  {}\n", r.violations_total);
     for (std::size_t i = 0; i < std::min(kViolationsShown, r.violations.size()); ++i) {

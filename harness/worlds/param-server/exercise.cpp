@@ -71,6 +71,15 @@ void add_figures(const detail::World& world, grade::ScenarioResult& result) {
     result.figures.push_back(
         {"staleness p90", static_cast<double>(staleness[staleness.size() * 9 / 10]), "versions"});
     result.figures.push_back({"max staleness", static_cast<double>(staleness.back()), "versions"});
+    // The histogram, in buckets that double: 0, 1, 2-3, 4-7, 8-15, ...
+    for (int low = 0, high = 0; low <= staleness.back(); low = high + 1, high = 2 * low - 1) {
+      const auto count = std::count_if(staleness.begin(), staleness.end(),
+                                       [&](int v) { return v >= low && v <= high; });
+      if (count == 0) continue;
+      result.figures.push_back({low == high ? fmt::format("staleness {}", low)
+                                            : fmt::format("staleness {}-{}", low, high),
+                                static_cast<double>(count), "gradients"});
+    }
   }
   result.figures.push_back({"updates applied", static_cast<double>(world.applies().size()), ""});
   const std::vector<int> per_worker = world.mini_batches_per_worker();
