@@ -11,7 +11,7 @@ class Category final : public boost::system::error_category {
   std::string message(int value) const override {
     switch (static_cast<errc>(value)) {
       case errc::misuse:
-        return "the call broke the operation's requirements (see the report's misuse violation)";
+        return "the call broke the operation's requirements (see the report's violations)";
       case errc::worker_failed:
         return "the worker failed";
     }
