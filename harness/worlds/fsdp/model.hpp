@@ -27,7 +27,7 @@ Vector forward(const Vector& params, const Vector& x, bool last);
 // d(loss)/d(output of the last layer) for one rank's rows, scaled for the mean over all ranks.
 Vector loss_gradient(const Vector& output, const Vector& target, int ranks);
 // Backward through one layer: returns d(loss)/d(input) and sets `gradient` (full, padded).
-Vector backward(const Vector& params, const Vector& x, const Vector& y, const Vector& dy,
-                bool last, Vector& gradient);
+Vector backward(const Vector& params, const Vector& x, const Vector& y, const Vector& dy, bool last,
+                Vector& gradient);
 
 }  // namespace overlap::fsdp::model

@@ -12,8 +12,9 @@ std::vector<Scenario> make_scenarios() {
   std::vector<Scenario> all;
   Scenario s;
   s.name = "default";
-  s.description = "4 ranks, 12 layers; per layer copy 10, all-gather 10, forward 10, backward 20, "
-                  "reduce-scatter 20 ms; 2 parameter and 2 gradient buffers per rank";
+  s.description =
+      "4 ranks, 12 layers; per layer copy 10, all-gather 10, forward 10, backward 20, "
+      "reduce-scatter 20 ms; 2 parameter and 2 gradient buffers per rank";
   s.seed = 31;
   s.optimum_ms = 400;
   all.push_back(s);
@@ -47,8 +48,9 @@ std::vector<Scenario> make_scenarios() {
 
   s = Scenario{};
   s.name = "eight-ranks";
-  s.description = "8 ranks: all-gather 11.667 and reduce-scatter 23.333 ms (the four-rank times "
-                  "x (7/8)/(3/4), a ring's bandwidth term for the same layer size)";
+  s.description =
+      "8 ranks: all-gather 11.667 and reduce-scatter 23.333 ms (the four-rank times "
+      "x (7/8)/(3/4), a ring's bandwidth term for the same layer size)";
   s.ranks = 8;
   s.all_gather_ms = 11.667;
   s.reduce_scatter_ms = 23.333;
@@ -97,8 +99,7 @@ Bound lower_bound(const Scenario& s) {
   // The last forward ends no earlier than any of: one copy and gather then every forward; every
   // gather (one at a time) after the first copy, then one forward; every copy, then one gather
   // and one forward.
-  const double forwards_end =
-      std::max({copy + ag + L * f, copy + L * ag + f, L * copy + ag + f});
+  const double forwards_end = std::max({copy + ag + L * f, copy + L * ag + f, L * copy + ag + f});
   struct Stream {
     const char* name;
     double ms;

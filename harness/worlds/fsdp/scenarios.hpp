@@ -23,11 +23,13 @@ struct Scenario {
   int grad_buffers = 2;
   std::uint64_t seed = 1;
   // The best schedule known (an independent simulation in the unit tests checks it): in every
-  // shipped scenario the bound itself, reached by prefetching one layer ahead in both passes.
+  // shipped scenario the bound itself.
   double optimum_ms = 0;
   std::string optimum_note = "the bound, reachable within the buffer caps";
 
-  double forward_on(int rank) const { return rank == slow_rank ? forward_ms * slow_factor : forward_ms; }
+  double forward_on(int rank) const {
+    return rank == slow_rank ? forward_ms * slow_factor : forward_ms;
+  }
   double backward_on(int rank) const {
     return rank == slow_rank ? backward_ms * slow_factor : backward_ms;
   }

@@ -15,11 +15,15 @@ int Rank::num_layers() const { return world_->scenario().layers; }
 int Rank::param_buffers() const { return world_->scenario().param_buffers; }
 int Rank::grad_buffers() const { return world_->scenario().grad_buffers; }
 
-void Rank::start_copy_in(int layer, Handler h) { world_->start_copy_in(index_, layer, std::move(h)); }
+void Rank::start_copy_in(int layer, Handler h) {
+  world_->start_copy_in(index_, layer, std::move(h));
+}
 void Rank::start_all_gather(int layer, Handler h) {
   world_->start_collective(index_, detail::kAllGather, layer, std::move(h));
 }
-void Rank::start_forward(int layer, Handler h) { world_->start_forward(index_, layer, std::move(h)); }
+void Rank::start_forward(int layer, Handler h) {
+  world_->start_forward(index_, layer, std::move(h));
+}
 void Rank::start_backward(int layer, Handler h) {
   world_->start_backward(index_, layer, std::move(h));
 }
@@ -42,9 +46,7 @@ void Rank::backward(int layer) { blocking(&Rank::start_backward, layer, "Rank::b
 void Rank::reduce_scatter(int layer) {
   blocking(&Rank::start_reduce_scatter, layer, "Rank::reduce_scatter");
 }
-void Rank::optimizer_step() {
-  blocking(&Rank::start_optimizer_step, -1, "Rank::optimizer_step");
-}
+void Rank::optimizer_step() { blocking(&Rank::start_optimizer_step, -1, "Rank::optimizer_step"); }
 void Rank::release(int layer) { world_->release(index_, layer); }
 
 // --- the world -----------------------------------------------------------------------------
@@ -69,8 +71,8 @@ World::World(const Scenario& scenario, sim::Simulator& sim) : scenario_(scenario
     rs.streams[kAllGather] = &sim.add_device(fmt::format("rank {} all-gather", r));
     rs.streams[kReduceScatter] = &sim.add_device(fmt::format("rank {} reduce-scatter", r));
     rs.copy = &sim.add_device(fmt::format("rank {} copy", r));
-    rs.params = &sim.add_pool(fmt::format("rank {} parameters", r), "layers",
-                              scenario.param_buffers);
+    rs.params =
+        &sim.add_pool(fmt::format("rank {} parameters", r), "layers", scenario.param_buffers);
     rs.grads = &sim.add_pool(fmt::format("rank {} gradients", r), "layers", scenario.grad_buffers);
     rs.layers.resize(scenario.layers);
     for (int l = 0; l < scenario.layers; ++l) {
@@ -97,11 +99,11 @@ bool World::check_usable(int r, int layer, const char* op, Handler& handler) {
   if (ls.params == Params::gathered) return true;
   if (ls.params == Params::gathering) {
     violation("use-before-gather",
-              "rank {}: {}(layer {}) started while all_gather(layer {}) has not completed", r,
-              op, layer, layer);
+              "rank {}: {}(layer {}) started while all_gather(layer {}) has not completed", r, op,
+              layer, layer);
   } else {
-    violation("misuse", "rank {}: {}(layer {}) without its parameters (all_gather it first)", r,
-              op, layer);
+    violation("misuse", "rank {}: {}(layer {}) without its parameters (all_gather it first)", r, op,
+              layer);
   }
   sim::complete_now(sim_, std::move(handler), make_error_code(errc::misuse));
   return false;
@@ -126,18 +128,18 @@ void World::start_collective(int r, Kind kind, int layer, Handler handler) {
   LayerState& ls = rs.layers[layer];
   if (kind == kAllGather) {
     if (!ls.copied) {
-      return reject(r, std::move(handler),
-                    fmt::format("all_gather(layer {}) without copy_in(layer {}) done first",
-                                layer, layer));
+      return reject(
+          r, std::move(handler),
+          fmt::format("all_gather(layer {}) without copy_in(layer {}) done first", layer, layer));
     }
     if (ls.params != Params::sharded) {
       return reject(r, std::move(handler),
                     fmt::format("all_gather(layer {}) while it is already gathered", layer));
     }
   } else if (!ls.gradient_ready) {
-    return reject(r, std::move(handler),
-                  fmt::format("reduce_scatter(layer {}) before backward(layer {}) completed",
-                              layer, layer));
+    return reject(
+        r, std::move(handler),
+        fmt::format("reduce_scatter(layer {}) before backward(layer {}) completed", layer, layer));
   }
 
   const std::size_t k = rs.issued[kind]++;
@@ -152,10 +154,9 @@ void World::start_collective(int r, Kind kind, int layer, Handler handler) {
     sim::complete_now(sim_, std::move(handler), make_error_code(errc::misuse));
     return;
   }
-  group.ops[r] = sim_.begin(*rs.streams[kind],
-                            {kind_name(kind), fmt::format("layer {}", layer),
-                             kind == kAllGather ? 'G' : 'R'},
-                            0);
+  group.ops[r] = sim_.begin(
+      *rs.streams[kind],
+      {kind_name(kind), fmt::format("layer {}", layer), kind == kAllGather ? 'G' : 'R'}, 0);
   group.waiting.emplace(r, std::move(handler));
   if (kind == kAllGather) {
     ls.copied = false;
@@ -197,8 +198,8 @@ void World::complete(Kind kind, std::size_t k) {
       ls.gradient.clear();
       rs.grads->release(1);
     }
-    boost::asio::post(sim_.io(), boost::asio::append(std::move(handler),
-                                                     boost::system::error_code{}));
+    boost::asio::post(sim_.io(),
+                      boost::asio::append(std::move(handler), boost::system::error_code{}));
   }
   group.waiting.clear();
 }
@@ -206,9 +207,9 @@ void World::complete(Kind kind, std::size_t k) {
 void World::start_forward(int r, int layer, Handler handler) {
   RankState& rs = ranks_[r];
   if (layer != rs.forwards) {
-    return reject(r, std::move(handler),
-                  fmt::format("forward(layer {}) out of order: layer {} is next", layer,
-                              rs.forwards));
+    return reject(
+        r, std::move(handler),
+        fmt::format("forward(layer {}) out of order: layer {} is next", layer, rs.forwards));
   }
   if (!check_usable(r, layer, "forward", handler)) return;
   LayerState& ls = rs.layers[layer];
@@ -219,8 +220,8 @@ void World::start_forward(int r, int layer, Handler handler) {
   ls.output = model::forward(ls.full, ls.input, last);
   rs.activation = ls.output;
   if (last) {
-    rs.upstream = model::loss_gradient(ls.output, model::targets(scenario_.seed, r),
-                                       scenario_.ranks);
+    rs.upstream =
+        model::loss_gradient(ls.output, model::targets(scenario_.seed, r), scenario_.ranks);
   }
   Op::start(sim_, *rs.compute, {"forward", fmt::format("layer {}", layer), 'F'},
             sim::ms(scenario_.forward_on(r)), std::move(handler), {}, sim::Cancellable::no,
@@ -231,11 +232,11 @@ void World::start_backward(int r, int layer, Handler handler) {
   RankState& rs = ranks_[r];
   const int next = scenario_.layers - 1 - rs.backwards;
   if (rs.forwards < scenario_.layers || layer != next) {
-    return reject(r, std::move(handler),
-                  rs.forwards < scenario_.layers
-                      ? fmt::format("backward(layer {}) before every forward", layer)
-                      : fmt::format("backward(layer {}) out of order: layer {} is next", layer,
-                                    next));
+    return reject(
+        r, std::move(handler),
+        rs.forwards < scenario_.layers
+            ? fmt::format("backward(layer {}) before every forward", layer)
+            : fmt::format("backward(layer {}) out of order: layer {} is next", layer, next));
   }
   if (!check_usable(r, layer, "backward", handler)) return;
   LayerState& ls = rs.layers[layer];
@@ -284,8 +285,7 @@ void World::release(int r, int layer) {
               "rank {}: release(layer {}) while its all_gather is still running", r, layer);
   } else if (ls.users > 0) {
     violation("use-after-release",
-              "rank {}: release(layer {}) while an operation still uses its parameters", r,
-              layer);
+              "rank {}: release(layer {}) while an operation still uses its parameters", r, layer);
   }
   ls.params = Params::sharded;
   ls.full.clear();

@@ -47,8 +47,8 @@ class World {
   struct LayerState {
     bool copied = false;  // a shard copied in, for the next gather
     Params params = Params::sharded;
-    model::Vector full;  // the gathered parameters
-    int users = 0;       // forward or backward running on them
+    model::Vector full;           // the gathered parameters
+    int users = 0;                // forward or backward running on them
     model::Vector input, output;  // the forward's stash, for backward
     model::Vector gradient;       // full, from backward until reduce-scatter
     bool gradient_ready = false;  // backward done
@@ -62,9 +62,9 @@ class World {
     sim::MemoryPool* params = nullptr;
     sim::MemoryPool* grads = nullptr;
     std::vector<LayerState> layers;
-    std::vector<model::Vector> shards;    // this rank's parameter shard per layer
-    std::vector<model::Vector> reduced;   // this rank's gradient shard per layer
-    model::Vector activation, upstream;   // flowing forward, then backward
+    std::vector<model::Vector> shards;   // this rank's parameter shard per layer
+    std::vector<model::Vector> reduced;  // this rank's gradient shard per layer
+    model::Vector activation, upstream;  // flowing forward, then backward
     int forwards = 0, backwards = 0;
     int issued[2] = {0, 0};
     bool stepped = false;

@@ -1,0 +1,154 @@
+#include "exercise.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "../common/launch.hpp"
+#include "../common/run_record.hpp"
+#include "oracle.hpp"
+#include "world.hpp"
+
+namespace overlap::grad_accum {
+
+namespace {
+
+// The averages may only differ in summation order from the oracle's.
+constexpr double kTolerance = 1e-12;
+
+// When early stopping could decide: the deciding check's result and every earlier one in.
+// Adds a violation and returns nothing when one of them never came in right.
+std::optional<sim::Time> decidable_at(const detail::World& world, const Decision& d,
+                                      sim::Simulator& sim) {
+  sim::Time at = 0;
+  for (int c = 1; c <= d.stop_check; ++c) {
+    if (c > static_cast<int>(world.validations().size()) || world.validations()[c - 1].end < 0) {
+      sim.violations().add("missing-check",
+                           fmt::format("check {} was never validated, so early stopping could "
+                                       "not reach check {}, the one that decides",
+                                       c, d.stop_check),
+                           sim.now());
+      return std::nullopt;
+    }
+    at = std::max(at, world.validations()[c - 1].end);
+  }
+  return at;
+}
+
+void check_finished_run(const detail::World& world, const OracleRun& expected,
+                        sim::Simulator& sim) {
+  const Scenario& sc = world.scenario();
+  const Decision& d = expected.decision;
+  if (!world.stopped_at()) {
+    sim.violations().add("missing-stop", "train returned without calling stop()", sim.now());
+    return;
+  }
+  const sim::Time stopped = *world.stopped_at();
+  if (const auto decidable = decidable_at(world, d, sim)) {
+    if (stopped != *decidable) {
+      sim.violations().add(
+          stopped < *decidable ? "early-decision" : "late-decision",
+          fmt::format("stop() came at {:g} ms; check {} (the one that decides) and every check "
+                      "before it were in at {:g} ms",
+                      sim::to_ms(stopped), d.stop_check, sim::to_ms(*decidable)),
+          stopped);
+    }
+  }
+  const int best_step = d.best_check * sc.validate_every;
+  if (world.result().step() != best_step) {
+    sim.violations().add(
+        "wrong-result",
+        fmt::format("stop() restored the snapshot of step {}; the best check is "
+                    "check {} (step {}, loss {:.4f})",
+                    world.result().step(), d.best_check, best_step, d.losses[d.best_check - 1]),
+        stopped);
+  } else if (std::abs(world.result().loss() - d.losses[d.best_check - 1]) > kTolerance) {
+    sim.violations().add("wrong-result",
+                         fmt::format("the restored weights of step {} differ from a sequential "
+                                     "run's (validation loss {:.6f}, expected {:.6f})",
+                                     best_step, world.result().loss(), d.losses[d.best_check - 1]),
+                         stopped);
+  }
+}
+
+void add_figures(const detail::World& world, const Decision& d, grade::ScenarioResult& result) {
+  const Scenario& sc = world.scenario();
+  result.figures.push_back({"stop check", static_cast<double>(d.stop_check), ""});
+  result.figures.push_back({"best check", static_cast<double>(d.best_check), ""});
+  int lag_max = 0, lag_sum = 0, lags = 0;
+  for (const detail::Validation& v : world.validations()) {
+    if (v.end < 0) continue;
+    const int lag = v.trainer_step_at_end - v.step;
+    lag_max = std::max(lag_max, lag);
+    lag_sum += lag;
+    ++lags;
+  }
+  if (lags > 0) {
+    result.figures.push_back(
+        {"mean validation lag", std::round(100.0 * lag_sum / lags) / 100, "steps"});
+    result.figures.push_back({"max validation lag", static_cast<double>(lag_max), "steps"});
+  }
+  if (world.stopped_at()) {
+    result.figures.push_back(
+        {"overshoot", static_cast<double>(world.step_at_stop() - d.stop_check * sc.validate_every),
+         "steps"});
+  }
+}
+
+class GradAccumExercise final : public grade::Exercise {
+ public:
+  explicit GradAccumExercise(Entry<Trainer> submission) : submission_(submission) {}
+
+  std::string name() const override { return "grad-accum"; }
+
+  std::vector<grade::ScenarioInfo> scenarios() const override {
+    std::vector<grade::ScenarioInfo> out;
+    for (const Scenario& s : grad_accum::scenarios()) out.push_back({s.name, s.description});
+    return out;
+  }
+
+  grade::ScenarioResult run(const std::string& name) const override {
+    const Scenario& sc = *find_scenario(name);
+    const OracleRun expected = oracle(sc);
+    const Decision& d = expected.decision;
+    const double baseline = baseline_ms(sc, d);
+
+    sim::Simulator sim;
+    sim.set_limits(sim::ms(20 * baseline), 5'000'000);
+    detail::World world(sc, sim);
+    worlds::RunOutcome outcome;
+    worlds::launch(sim, submission_, world.trainer(), [&](std::exception_ptr e) {
+      outcome.returned = true;
+      outcome.thrown = e;
+    });
+    outcome.end = sim.run([&] { return outcome.returned; });
+    worlds::add_run_end_violation(sim, outcome, world.outstanding());
+    if (outcome.returned && !outcome.thrown) check_finished_run(world, expected, sim);
+
+    grade::ScenarioResult result;
+    result.name = sc.name;
+    result.description = sc.description;
+    worlds::record_run(sim, outcome, result);
+    result.baseline_ms = baseline;
+    const Bound bound = lower_bound(sc, d);
+    result.bound_ms = bound.ms;
+    result.bound_derivation = bound.derivation;
+    result.optimum_ms = sc.optimum_ms;
+    result.optimum_note = fmt::format("{:g} ms: {}", sc.optimum_ms, sc.optimum_note);
+    result.chart_window_ms = result.makespan_ms;
+    add_figures(world, d, result);
+    return result;
+  }
+
+ private:
+  Entry<Trainer> submission_;
+};
+
+}  // namespace
+
+std::unique_ptr<grade::Exercise> make_exercise(Entry<Trainer> submission) {
+  return std::make_unique<GradAccumExercise>(submission);
+}
+
+}  // namespace overlap::grad_accum

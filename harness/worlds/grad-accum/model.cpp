@@ -1,0 +1,77 @@
+#include "model.hpp"
+
+namespace overlap::grad_accum::model {
+
+namespace {
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+double uniform(std::uint64_t seed, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+  const std::uint64_t h = mix(mix(mix(seed ^ a) ^ b) ^ c);
+  return static_cast<double>(h >> 11) / static_cast<double>(1ULL << 53) * 2.0 - 1.0;
+}
+
+enum Stream : std::uint64_t { kTraining = 1, kValidation };
+
+constexpr double kScale[kFeatures] = {1.0, 0.5, 0.2, 0.1};
+constexpr double kTrainingFit[kFeatures] = {1, 1, 1, 1};
+constexpr double kValidationFit[kFeatures] = {1, 0.8, 0.35, 0.1};
+
+double feature(std::uint64_t seed, Stream set, int row, int i) {
+  return kScale[i] * uniform(seed, set, static_cast<std::uint64_t>(row), i);
+}
+
+double residual(const Data& data, Stream set, int row, const Vector& w) {
+  const double* fit = set == kTraining ? kTrainingFit : kValidationFit;
+  double e = 0;
+  for (int i = 0; i < kFeatures; ++i) e += (w[i] - fit[i]) * feature(data.seed, set, row, i);
+  return e;
+}
+
+}  // namespace
+
+Vector initial_weights() { return Vector(kFeatures, 0.0); }
+
+Vector gradient(const Data& data, const Vector& weights, int micro_batch) {
+  Vector g(kFeatures, 0.0);
+  for (int r = 0; r < kRowsPerMiniBatch; ++r) {
+    const int row = (micro_batch * kRowsPerMiniBatch + r) % kTrainingRows;
+    const double e = residual(data, kTraining, row, weights);
+    for (int i = 0; i < kFeatures; ++i) {
+      g[i] += e * feature(data.seed, kTraining, row, i) / kRowsPerMiniBatch;
+    }
+  }
+  return g;
+}
+
+void apply(const Data& data, Vector& weights, const std::vector<const Vector*>& gradients) {
+  for (int i = 0; i < kFeatures; ++i) {
+    double sum = 0;
+    for (const Vector* g : gradients) sum += (*g)[i];
+    weights[i] -= data.learning_rate * sum / static_cast<double>(gradients.size());
+  }
+}
+
+namespace {
+
+double validation_mse(const Data& data, const Vector& weights) {
+  double sum = 0;
+  for (int row = 0; row < kValidationRows; ++row) {
+    const double e = residual(data, kValidation, row, weights);
+    sum += e * e;
+  }
+  return sum / kValidationRows;
+}
+
+}  // namespace
+
+double validation_loss(const Data& data, const Vector& weights) {
+  return validation_mse(data, weights) / validation_mse(data, initial_weights());
+}
+
+}  // namespace overlap::grad_accum::model

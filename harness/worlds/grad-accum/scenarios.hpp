@@ -1,0 +1,54 @@
+// The grad-accum scenarios, with their baseline, lower bound and reachable optimum.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace overlap::grad_accum {
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::vector<double> worker_ms = {20, 20, 20, 20};  // per micro-batch gradient
+  int micro_batches = 8;                             // N, per step
+  double optimizer_ms = 20;
+  int validate_every = 2;  // K
+  double validate_ms = 350;
+  int validators = 3;
+  int snapshot_slots = 3;
+  int patience = 3;
+  double min_delta = 0.01;
+  int max_steps = 40;
+  std::uint64_t seed = 43;
+  double learning_rate = 1.5;
+  // The best schedule known (an independent simulation in the unit tests checks it).
+  double optimum_ms = 0;
+  std::string optimum_note;
+};
+
+const std::vector<Scenario>& scenarios();
+const Scenario* find_scenario(const std::string& name);
+
+// What early stopping decides over the true check losses (from the oracle).
+struct Decision {
+  std::vector<double> losses;  // check c's loss at losses[c - 1], for every check run
+  int stop_check = 0;          // the check that decides
+  int best_check = 0;          // the last check that improved
+};
+Decision decide(const Scenario& s, const std::vector<double>& losses);
+
+// The fastest one step's gradients can be computed: N micro-batches spread over the workers,
+// each next one to the worker that would finish it first.
+double step_compute_ms(const Scenario& s);
+
+// The starter: micro-batches one at a time on worker 0, every validation blocking training.
+double baseline_ms(const Scenario& s, const Decision& d);
+
+struct Bound {
+  double ms = 0;
+  std::string derivation;
+};
+Bound lower_bound(const Scenario& s, const Decision& d);
+
+}  // namespace overlap::grad_accum

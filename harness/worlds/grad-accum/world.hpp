@@ -1,0 +1,74 @@
+// The grad-accum world's state behind the public Trainer: the weights and step, the devices,
+// the snapshot slots, and what the checks read (applies, validations, the stop decision).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <overlap/grad_accum.hpp>
+#include <string>
+#include <vector>
+
+#include "../../core/simulator.hpp"
+#include "model.hpp"
+#include "scenarios.hpp"
+
+namespace overlap::grad_accum::detail {
+
+struct Validation {
+  int check = 0;       // 1, 2, ... in the order validations started
+  int step = 0;        // the snapshot's step
+  sim::Time end = -1;  // when its result was in (-1: not finished)
+  int trainer_step_at_end = 0;
+};
+
+class World {
+ public:
+  World(const Scenario& scenario, sim::Simulator& sim);
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  Trainer& trainer() { return *trainer_; }
+  const Scenario& scenario() const { return scenario_; }
+  sim::Simulator& sim() { return sim_; }
+  const model::Data& data() const { return data_; }
+
+  int step() const { return step_; }
+  Weights weights() const;
+  Snapshot snapshot();
+  void stop(const Checkpoint& best);
+  void start_compute(
+      int w, Weights weights, int mb,
+      boost::asio::any_completion_handler<void(boost::system::error_code, Gradient)>);
+  void start_validate(
+      int v, Snapshot snapshot,
+      boost::asio::any_completion_handler<void(boost::system::error_code, Checkpoint)>);
+  void start_apply(std::vector<Gradient> gradients,
+                   boost::asio::any_completion_handler<void(boost::system::error_code)>);
+
+  // What the checks read once the run is over.
+  const std::vector<Validation>& validations() const { return validations_; }
+  const std::optional<sim::Time>& stopped_at() const { return stopped_at_; }
+  const Checkpoint& result() const { return result_; }
+  int step_at_stop() const { return step_at_stop_; }
+  std::string outstanding() const;
+
+ private:
+  template <typename Handler>
+  void reject(Handler handler, std::string message);
+
+  const Scenario& scenario_;
+  sim::Simulator& sim_;
+  model::Data data_;
+  model::Vector weights_;
+  int step_ = 0;
+  std::vector<sim::Device*> workers_, validators_;
+  sim::Device* optimizer_ = nullptr;
+  sim::MemoryPool* slots_ = nullptr;
+  std::vector<Validation> validations_;
+  std::optional<sim::Time> stopped_at_;
+  int step_at_stop_ = 0;
+  Checkpoint result_;
+  std::unique_ptr<Trainer> trainer_;
+};
+
+}  // namespace overlap::grad_accum::detail

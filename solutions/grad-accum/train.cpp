@@ -1,0 +1,135 @@
+// Gradient accumulation with validation alongside training and early stopping by cancellation.
+//
+// Ideas to name in the interview:
+//  - A step's N micro-batches run on every worker at once, each to the worker that would finish
+//    it first: a straggler that would finish last gets none.
+//  - Every gradient of step s is computed on the weights of step s: the next step's work starts
+//    only after the optimizer step, so accumulation stays exact.
+//  - Validation is overlapped: a snapshot (a copy in one of the slots) goes to a queue that the
+//    validators drain, while training carries on. Training waits only when every slot is full.
+//  - Results can arrive out of order; the decider consumes them in check order, as early
+//    stopping requires, and restores the best check (the last one that improved by more than
+//    min_delta, not simply the lowest loss).
+//  - The decision ends the run: `||` cancels everything still running (gradients, an optimizer
+//    step, validations, waits), so nothing is applied after it.
+#include <boost/asio.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/experimental/channel.hpp>
+#include <boost/asio/experimental/parallel_group.hpp>
+#include <map>
+#include <overlap/grad_accum.hpp>
+#include <vector>
+
+namespace asio = boost::asio;
+namespace ga = overlap::grad_accum;
+using namespace asio::experimental::awaitable_operators;
+using asio::awaitable;
+using asio::use_awaitable;
+using boost::system::error_code;
+
+template <typename... Args>
+using Channel = asio::experimental::channel<void(error_code, Args...)>;
+using Run = decltype(asio::co_spawn(asio::any_io_executor{}, awaitable<void>{}, asio::deferred));
+
+// Runs every coroutine at once; the first failure cancels the others and is rethrown.
+awaitable<void> all_of(std::vector<Run> runs) {
+  auto [order, errors] = co_await asio::experimental::make_parallel_group(std::move(runs))
+                             .async_wait(asio::experimental::wait_for_one_error(), use_awaitable);
+  for (const std::exception_ptr& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+}
+
+// Step `step`'s N gradients, each micro-batch on the worker that would finish it first.
+awaitable<std::vector<ga::Gradient>> gradients_of(ga::Trainer& t, int step) {
+  const int n = t.micro_batches_per_step();
+  std::vector<std::vector<int>> plan(t.num_workers());
+  for (int i = 0; i < n; ++i) {
+    int pick = 0;
+    for (int w = 1; w < t.num_workers(); ++w) {
+      const double finish = (plan[w].size() + 1) * t.worker(w).ms_per_gradient();
+      if (finish < (plan[pick].size() + 1) * t.worker(pick).ms_per_gradient()) pick = w;
+    }
+    plan[pick].push_back(step * n + i);
+  }
+  const ga::Weights weights = t.weights();
+  std::vector<ga::Gradient> gradients(n);
+  auto compute = [&](int w) -> awaitable<void> {
+    for (int mb : plan[w]) {
+      gradients[mb - step * n] = co_await t.worker(w).async_compute(weights, mb, use_awaitable);
+    }
+  };
+  auto executor = co_await asio::this_coro::executor;
+  std::vector<Run> runs;
+  for (int w = 0; w < t.num_workers(); ++w) {
+    if (!plan[w].empty()) runs.push_back(asio::co_spawn(executor, compute(w), asio::deferred));
+  }
+  co_await all_of(std::move(runs));
+  co_return gradients;
+}
+
+awaitable<void> train(ga::Trainer& t) {
+  auto executor = co_await asio::this_coro::executor;
+  const int every = t.validate_every();
+  const int checks = t.max_steps() / every;
+  Channel<> slots(executor, t.snapshot_slots());  // one message per slot in use
+  Channel<ga::Snapshot> queue(executor, checks);  // snapshots waiting for a validator
+  Channel<ga::Checkpoint> results(executor, checks);
+
+  auto training = [&]() -> awaitable<void> {
+    for (int step = 0; step < t.max_steps(); ++step) {
+      std::vector<ga::Gradient> gradients = co_await gradients_of(t, step);
+      co_await t.async_apply(std::move(gradients), use_awaitable);
+      if (t.step() % every == 0) {
+        co_await slots.async_send(error_code{}, use_awaitable);  // a free slot, or wait
+        co_await queue.async_send(error_code{}, t.snapshot(), use_awaitable);
+      }
+    }
+  };
+
+  auto validating = [&](int v) -> awaitable<void> {
+    for (;;) {
+      ga::Snapshot snapshot = co_await queue.async_receive(use_awaitable);
+      ga::Checkpoint checkpoint =
+          co_await t.validator(v).async_validate(std::move(snapshot), use_awaitable);
+      slots.try_receive([](error_code) {});  // its slot is free again
+      co_await results.async_send(error_code{}, checkpoint, use_awaitable);
+    }
+  };
+
+  auto validators = [&]() -> awaitable<void> {
+    std::vector<Run> runs;
+    for (int v = 0; v < t.num_validators(); ++v) {
+      runs.push_back(asio::co_spawn(executor, validating(v), asio::deferred));
+    }
+    co_await all_of(std::move(runs));
+  };
+
+  // Early stopping over the checks in order, whatever order their results come in.
+  auto deciding = [&]() -> awaitable<void> {
+    std::map<int, ga::Checkpoint> arrived;  // by check number
+    ga::Checkpoint best;
+    int without_improvement = 0;
+    for (int next = 1;;) {
+      ga::Checkpoint checkpoint = co_await results.async_receive(use_awaitable);
+      arrived.emplace(checkpoint.step() / every, checkpoint);
+      for (auto it = arrived.find(next); it != arrived.end(); it = arrived.find(++next)) {
+        const ga::Checkpoint& check = it->second;
+        if (best.step() < 0 || check.loss() < best.loss() - t.min_delta()) {
+          best = check;
+          without_improvement = 0;
+        } else {
+          ++without_improvement;
+        }
+        if (without_improvement == t.patience() || next == checks) {
+          t.stop(best);
+          co_return;
+        }
+      }
+    }
+  };
+
+  co_await ((training() && validators()) || deciding());
+}
+
+OVERLAP_TRAIN(train)
