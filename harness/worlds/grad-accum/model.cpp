@@ -20,7 +20,7 @@ enum Stream : std::uint64_t { kTraining = 1, kValidation };
 
 constexpr double kScale[kFeatures] = {1.0, 0.5, 0.2, 0.1};
 constexpr double kTrainingFit[kFeatures] = {1, 1, 1, 1};
-constexpr double kValidationFit[kFeatures] = {1, 0.8, 0.35, 0.1};
+constexpr double kValidationFit[kFeatures] = {1, 0.6, -0.2, -1.0};
 
 double feature(std::uint64_t seed, Stream set, int row, int i) {
   return kScale[i] * uniform(seed, set, static_cast<std::uint64_t>(row), i);

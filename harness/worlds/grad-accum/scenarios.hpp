@@ -21,7 +21,7 @@ struct Scenario {
   double min_delta = 0.01;
   int max_steps = 40;
   std::uint64_t seed = 43;
-  double learning_rate = 1.5;
+  double learning_rate = 1.0;
   // The best schedule known (an independent simulation in the unit tests checks it).
   double optimum_ms = 0;
   std::string optimum_note;
