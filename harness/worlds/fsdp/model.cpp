@@ -2,23 +2,13 @@
 
 #include <cmath>
 
+#include "../common/random.hpp"
+
 namespace overlap::fsdp::model {
 
 namespace {
 
 constexpr int kParams = kWidth * kWidth + kWidth;
-
-std::uint64_t mix(std::uint64_t x) {  // splitmix64
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-double uniform(std::uint64_t seed, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
-  const std::uint64_t h = mix(mix(mix(seed ^ a) ^ b) ^ c);
-  return static_cast<double>(h >> 11) / static_cast<double>(1ULL << 53) * 2.0 - 1.0;
-}
 
 enum Stream : std::uint64_t { kParam = 1, kInput, kTarget };
 
@@ -33,19 +23,19 @@ int shard_size(int ranks) { return (kParams + ranks - 1) / ranks; }
 
 Vector initial_parameters(std::uint64_t seed, int layer, int ranks) {
   Vector p(static_cast<std::size_t>(shard_size(ranks)) * ranks, 0.0);
-  for (int j = 0; j < kParams; ++j) p[j] = 0.6 * uniform(seed, kParam, layer, j);
+  for (int j = 0; j < kParams; ++j) p[j] = 0.6 * worlds::uniform(seed, kParam, layer, j);
   return p;
 }
 
 Vector inputs(std::uint64_t seed, int rank) {
   Vector x(kRowsPerRank * kWidth);
-  for (std::size_t j = 0; j < x.size(); ++j) x[j] = uniform(seed, kInput, rank, j);
+  for (std::size_t j = 0; j < x.size(); ++j) x[j] = worlds::uniform(seed, kInput, rank, j);
   return x;
 }
 
 Vector targets(std::uint64_t seed, int rank) {
   Vector t(kRowsPerRank * kWidth);
-  for (std::size_t j = 0; j < t.size(); ++j) t[j] = 0.5 * uniform(seed, kTarget, rank, j);
+  for (std::size_t j = 0; j < t.size(); ++j) t[j] = 0.5 * worlds::uniform(seed, kTarget, rank, j);
   return t;
 }
 

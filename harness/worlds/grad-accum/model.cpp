@@ -1,20 +1,10 @@
 #include "model.hpp"
 
+#include "../common/random.hpp"
+
 namespace overlap::grad_accum::model {
 
 namespace {
-
-std::uint64_t mix(std::uint64_t x) {  // splitmix64
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-double uniform(std::uint64_t seed, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
-  const std::uint64_t h = mix(mix(mix(seed ^ a) ^ b) ^ c);
-  return static_cast<double>(h >> 11) / static_cast<double>(1ULL << 53) * 2.0 - 1.0;
-}
 
 enum Stream : std::uint64_t { kTraining = 1, kValidation };
 
@@ -23,7 +13,7 @@ constexpr double kTrainingFit[kFeatures] = {1, 1, 1, 1};
 constexpr double kValidationFit[kFeatures] = {1, 0.6, -0.2, -1.0};
 
 double feature(std::uint64_t seed, Stream set, int row, int i) {
-  return kScale[i] * uniform(seed, set, static_cast<std::uint64_t>(row), i);
+  return kScale[i] * worlds::uniform(seed, set, static_cast<std::uint64_t>(row), i);
 }
 
 double residual(const Data& data, Stream set, int row, const Vector& w) {

@@ -1,20 +1,10 @@
 #include "model.hpp"
 
+#include "../common/random.hpp"
+
 namespace overlap::param_server::model {
 
 namespace {
-
-std::uint64_t mix(std::uint64_t x) {  // splitmix64
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-double uniform(std::uint64_t seed, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
-  const std::uint64_t h = mix(mix(mix(seed ^ a) ^ b) ^ c);
-  return static_cast<double>(h >> 11) / static_cast<double>(1ULL << 53) * 2.0 - 1.0;
-}
 
 enum Stream : std::uint64_t { kTruth = 1, kFeature, kNoise };
 
@@ -26,10 +16,10 @@ struct Row {
 Row row(const Data& data, int mini_batch, int r) {
   Row out{};
   const std::uint64_t sample = static_cast<std::uint64_t>(mini_batch) * kRowsPerMiniBatch + r;
-  out.y = 0.1 * uniform(data.seed, kNoise, sample, 0);
+  out.y = 0.1 * worlds::uniform(data.seed, kNoise, sample, 0);
   for (int i = 0; i < kFeatures; ++i) {
-    out.x[i] = uniform(data.seed, kFeature, sample, i);
-    out.y += out.x[i] * uniform(data.seed, kTruth, i, 0);
+    out.x[i] = worlds::uniform(data.seed, kFeature, sample, i);
+    out.y += out.x[i] * worlds::uniform(data.seed, kTruth, i, 0);
   }
   return out;
 }

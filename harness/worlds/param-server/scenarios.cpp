@@ -6,16 +6,11 @@
 #include <cmath>
 #include <deque>
 
+#include "../common/random.hpp"
+
 namespace overlap::param_server {
 
 namespace {
-
-std::uint64_t mix(std::uint64_t x) {  // splitmix64
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 std::vector<double> many_workers() {
   std::vector<double> out;
@@ -108,9 +103,7 @@ const Scenario* find_scenario(const std::string& name) {
 
 double compute_ms(const Scenario& s, int w, int k) {
   if (s.jitter == 0) return s.worker_ms[w];
-  const std::uint64_t h =
-      mix(mix(mix(s.seed) ^ static_cast<std::uint64_t>(w)) ^ static_cast<std::uint64_t>(k));
-  const double u = static_cast<double>(h >> 11) / static_cast<double>(1ULL << 53) * 2.0 - 1.0;
+  const double u = worlds::uniform(worlds::mix(s.seed), w, k);
   return to_ms(us(s.worker_ms[w] * (1 + s.jitter * u)));
 }
 

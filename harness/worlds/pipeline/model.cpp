@@ -3,23 +3,11 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "../common/random.hpp"
+
 namespace overlap::pipeline::model {
 
 namespace {
-
-// splitmix64: a deterministic stream of numbers from any tuple of integers.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-double uniform(std::uint64_t seed, std::uint64_t a, std::uint64_t b, std::uint64_t c,
-               std::uint64_t d) {
-  const std::uint64_t h = mix(mix(mix(mix(seed ^ a) ^ b) ^ c) ^ d);
-  return static_cast<double>(h >> 11) / static_cast<double>(1ULL << 53) * 2.0 - 1.0;  // [-1, 1)
-}
 
 enum Stream : std::uint64_t { kWeight = 1, kBias, kInput, kTargetMap };
 
@@ -43,8 +31,9 @@ std::vector<Layer> initial_layers(const Shape& shape, std::uint64_t seed) {
     const double scale = 1.0 / std::sqrt(static_cast<double>(in));
     Layer layer{Tensor(out, in), std::vector<double>(out), s + 1 < stages};
     for (int o = 0; o < out; ++o) {
-      for (int i = 0; i < in; ++i) layer.weight(o, i) = scale * uniform(seed, kWeight, s, o, i);
-      layer.bias[o] = 0.1 * uniform(seed, kBias, s, o, 0);
+      for (int i = 0; i < in; ++i)
+        layer.weight(o, i) = scale * worlds::uniform(seed, kWeight, s, o, i);
+      layer.bias[o] = 0.1 * worlds::uniform(seed, kBias, s, o, 0);
     }
     layers.push_back(std::move(layer));
   }
@@ -60,7 +49,8 @@ Tensor input(const Shape& shape, std::uint64_t seed, int step, int micro_batch) 
   Tensor x(shape.rows, shape.widths.front());
   for (int r = 0; r < x.rows(); ++r) {
     for (int c = 0; c < x.cols(); ++c) {
-      x(r, c) = uniform(seed, kInput, static_cast<std::uint64_t>(step) << 32 | micro_batch, r, c);
+      x(r, c) =
+          worlds::uniform(seed, kInput, static_cast<std::uint64_t>(step) << 32 | micro_batch, r, c);
     }
   }
   return x;
@@ -73,7 +63,7 @@ Tensor target(const Shape& shape, std::uint64_t seed, int step, int micro_batch)
   for (int r = 0; r < t.rows(); ++r) {
     for (int o = 0; o < t.cols(); ++o) {
       double z = 0;
-      for (int i = 0; i < x.cols(); ++i) z += x(r, i) * uniform(seed, kTargetMap, o, i, 0);
+      for (int i = 0; i < x.cols(); ++i) z += x(r, i) * worlds::uniform(seed, kTargetMap, o, i, 0);
       t(r, o) = std::sin(z);
     }
   }
