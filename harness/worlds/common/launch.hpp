@@ -2,8 +2,10 @@
 #pragma once
 
 #include <overlap/train.hpp>
+#include <vector>
 
 #include "../../core/actor.hpp"
+#include "run_record.hpp"
 
 namespace overlap::worlds {
 
@@ -15,6 +17,24 @@ void launch(sim::Simulator& sim, const Entry<World>& entry, World& world, sim::D
   } else {
     sim::spawn_coroutine(sim, entry.coroutine(world), std::move(done));
   }
+}
+
+// Starts the submission once per actor (the world's API object: one, or one per rank) and runs
+// the simulation until every actor has returned, one has thrown, or nothing more can happen.
+template <typename World>
+RunOutcome run_submission(sim::Simulator& sim, const Entry<World>& entry,
+                          const std::vector<World*>& actors) {
+  RunOutcome outcome;
+  std::size_t returned = 0;
+  for (World* actor : actors) {
+    launch(sim, entry, *actor, [&](std::exception_ptr e) {
+      ++returned;
+      if (e && !outcome.thrown) outcome.thrown = e;
+    });
+  }
+  outcome.end = sim.run([&] { return returned == actors.size() || outcome.thrown; });
+  outcome.returned = returned == actors.size();
+  return outcome;
 }
 
 }  // namespace overlap::worlds

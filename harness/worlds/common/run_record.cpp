@@ -87,10 +87,19 @@ void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
   }
 }
 
-void record_run(const sim::Simulator& sim, const RunOutcome& outcome,
-                grade::ScenarioResult& result) {
-  result.finished = outcome.returned && !outcome.thrown;
+grade::ScenarioResult record_run(const sim::Simulator& sim, const RunOutcome& outcome,
+                                 const ScenarioFacts& facts) {
+  grade::ScenarioResult result;
+  result.name = facts.name;
+  result.description = facts.description;
+  result.baseline_ms = facts.baseline_ms;
+  result.bound_ms = facts.bound_ms;
+  result.bound_derivation = facts.bound_derivation;
+  result.optimum_ms = facts.optimum_ms;
+  result.optimum_note = facts.optimum_note;
+  result.finished = outcome.completed();
   result.makespan_ms = sim::to_ms(sim.finish_time());
+  result.chart_window_ms = result.makespan_ms;
   for (const sim::Device& device : sim.devices()) {
     sim::Time busy = device.busy;
     if (!device.idle()) busy += sim.finish_time() - device.busy_since;
@@ -110,6 +119,7 @@ void record_run(const sim::Simulator& sim, const RunOutcome& outcome,
     result.violations.push_back({v.kind, v.message, sim::to_ms(v.at)});
   }
   result.violations_total = sim.violations().total();
+  return result;
 }
 
 }  // namespace overlap::worlds

@@ -12,8 +12,21 @@ namespace overlap::worlds {
 
 struct RunOutcome {
   sim::RunEnd end = sim::RunEnd::finished;
-  bool returned = false;      // train returned or threw
+  bool returned = false;      // train returned (on every rank) or threw
   std::exception_ptr thrown;  // what it threw, if it did
+
+  bool completed() const { return returned && !thrown; }  // the result is there to check
+};
+
+// What a world says about a scenario, beside the run itself.
+struct ScenarioFacts {
+  std::string name;
+  std::string description;
+  double baseline_ms = 0;
+  double bound_ms = 0;
+  std::string bound_derivation;
+  double optimum_ms = 0;
+  std::string optimum_note;
 };
 
 // Adds a violation for a run that deadlocked, hit a limit or threw. `outstanding` is the world's
@@ -21,8 +34,9 @@ struct RunOutcome {
 void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
                            const std::string& outstanding);
 
-// Copies makespan, device use, memory peaks, the timeline and the violations into `result`.
-void record_run(const sim::Simulator& sim, const RunOutcome& outcome,
-                grade::ScenarioResult& result);
+// The grader's result: the scenario's facts, then makespan, device use, memory peaks, the
+// timeline (charted whole) and the violations of the run.
+grade::ScenarioResult record_run(const sim::Simulator& sim, const RunOutcome& outcome,
+                                 const ScenarioFacts& facts);
 
 }  // namespace overlap::worlds

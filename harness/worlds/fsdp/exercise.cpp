@@ -45,7 +45,7 @@ void check_finished_run(const detail::World& world, sim::Simulator& sim) {
   }
 }
 
-void add_figures(const Scenario& sc, grade::ScenarioResult& result) {
+void add_figures(grade::ScenarioResult& result) {
   // Communication not hidden under compute, on the slowest rank: makespan minus its compute.
   double compute = 0;
   for (const grade::DeviceUse& d : result.devices) {
@@ -57,7 +57,6 @@ void add_figures(const Scenario& sc, grade::ScenarioResult& result) {
     if (m.pool.ends_with("parameters")) peak = std::max(peak, m.peak);
   }
   result.figures.push_back({"peak gathered layers", peak, "per rank"});
-  (void)sc;
 }
 
 class FsdpExercise final : public grade::Exercise {
@@ -75,35 +74,21 @@ class FsdpExercise final : public grade::Exercise {
   grade::ScenarioResult run(const std::string& name) const override {
     const Scenario& sc = *find_scenario(name);
     const double baseline = baseline_ms(sc);
-
     sim::Simulator sim;
     sim.set_limits(sim::ms(20 * baseline), 5'000'000);
     detail::World world(sc, sim);
-    worlds::RunOutcome outcome;
-    int returned = 0;
-    for (int r = 0; r < sc.ranks; ++r) {  // SPMD: the same train, once per rank
-      worlds::launch(sim, submission_, world.rank(r), [&](std::exception_ptr e) {
-        ++returned;
-        if (e && !outcome.thrown) outcome.thrown = e;
-      });
-    }
-    outcome.end = sim.run([&] { return returned == sc.ranks || outcome.thrown; });
-    outcome.returned = returned == sc.ranks;
+    std::vector<Rank*> ranks;
+    for (int r = 0; r < sc.ranks; ++r) ranks.push_back(&world.rank(r));
+    const worlds::RunOutcome outcome = worlds::run_submission(sim, submission_, ranks);  // SPMD
     worlds::add_run_end_violation(sim, outcome, world.outstanding());
-    if (outcome.returned && !outcome.thrown) check_finished_run(world, sim);
+    if (outcome.completed()) check_finished_run(world, sim);
 
-    grade::ScenarioResult result;
-    result.name = sc.name;
-    result.description = sc.description;
-    worlds::record_run(sim, outcome, result);
-    result.baseline_ms = baseline;
     const Bound bound = lower_bound(sc);
-    result.bound_ms = bound.ms;
-    result.bound_derivation = bound.derivation;
-    result.optimum_ms = sc.optimum_ms;
-    result.optimum_note = fmt::format("{:g} ms: {}", sc.optimum_ms, sc.optimum_note);
-    result.chart_window_ms = result.makespan_ms;
-    add_figures(sc, result);
+    grade::ScenarioResult result = worlds::record_run(
+        sim, outcome,
+        {sc.name, sc.description, baseline, bound.ms, bound.derivation, sc.optimum_ms,
+         fmt::format("{:g} ms: {}", sc.optimum_ms, sc.optimum_note)});
+    add_figures(result);
     return result;
   }
 

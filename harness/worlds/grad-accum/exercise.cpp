@@ -113,30 +113,18 @@ class GradAccumExercise final : public grade::Exercise {
     const OracleRun expected = oracle(sc);
     const Decision& d = expected.decision;
     const double baseline = baseline_ms(sc, d);
-
     sim::Simulator sim;
     sim.set_limits(sim::ms(20 * baseline), 5'000'000);
     detail::World world(sc, sim);
-    worlds::RunOutcome outcome;
-    worlds::launch(sim, submission_, world.trainer(), [&](std::exception_ptr e) {
-      outcome.returned = true;
-      outcome.thrown = e;
-    });
-    outcome.end = sim.run([&] { return outcome.returned; });
+    const worlds::RunOutcome outcome = worlds::run_submission(sim, submission_, {&world.trainer()});
     worlds::add_run_end_violation(sim, outcome, world.outstanding());
-    if (outcome.returned && !outcome.thrown) check_finished_run(world, expected, sim);
+    if (outcome.completed()) check_finished_run(world, expected, sim);
 
-    grade::ScenarioResult result;
-    result.name = sc.name;
-    result.description = sc.description;
-    worlds::record_run(sim, outcome, result);
-    result.baseline_ms = baseline;
     const Bound bound = lower_bound(sc, d);
-    result.bound_ms = bound.ms;
-    result.bound_derivation = bound.derivation;
-    result.optimum_ms = sc.optimum_ms;
-    result.optimum_note = fmt::format("{:g} ms: {}", sc.optimum_ms, sc.optimum_note);
-    result.chart_window_ms = result.makespan_ms;
+    grade::ScenarioResult result = worlds::record_run(
+        sim, outcome,
+        {sc.name, sc.description, baseline, bound.ms, bound.derivation, sc.optimum_ms,
+         fmt::format("{:g} ms: {}", sc.optimum_ms, sc.optimum_note)});
     add_figures(world, d, result);
     return result;
   }

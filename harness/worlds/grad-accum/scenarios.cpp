@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../common/find.hpp"
+
 namespace overlap::grad_accum {
 
 namespace {
@@ -63,10 +65,7 @@ const std::vector<Scenario>& scenarios() {
 }
 
 const Scenario* find_scenario(const std::string& name) {
-  for (const Scenario& s : scenarios()) {
-    if (s.name == name) return &s;
-  }
-  return nullptr;
+  return worlds::find_by_name(scenarios(), name);
 }
 
 Decision decide(const Scenario& s, const std::vector<double>& losses) {

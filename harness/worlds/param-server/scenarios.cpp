@@ -6,6 +6,7 @@
 #include <cmath>
 #include <deque>
 
+#include "../common/find.hpp"
 #include "../common/random.hpp"
 
 namespace overlap::param_server {
@@ -95,10 +96,7 @@ const std::vector<Scenario>& scenarios() {
 }
 
 const Scenario* find_scenario(const std::string& name) {
-  for (const Scenario& s : scenarios()) {
-    if (s.name == name) return &s;
-  }
-  return nullptr;
+  return worlds::find_by_name(scenarios(), name);
 }
 
 double compute_ms(const Scenario& s, int w, int k) {

@@ -83,34 +83,26 @@ class PipelineExercise final : public grade::Exercise {
   grade::ScenarioResult run(const std::string& name) const override {
     const Scenario& sc = *find_scenario(name);
     const double baseline = baseline_step_ms(sc) * sc.steps;
-
     sim::Simulator sim;
     sim.set_limits(sim::ms(20 * baseline), 5'000'000);
     detail::World world(sc, sim);
-    worlds::RunOutcome outcome;
-    worlds::launch(sim, submission_, world.pipeline(), [&](std::exception_ptr e) {
-      outcome.returned = true;
-      outcome.thrown = e;
-    });
-    outcome.end = sim.run([&] { return outcome.returned; });
+    const worlds::RunOutcome outcome =
+        worlds::run_submission(sim, submission_, {&world.pipeline()});
     worlds::add_run_end_violation(sim, outcome, world.outstanding());
-    if (outcome.returned && !outcome.thrown) check_finished_run(world, sim);
+    if (outcome.completed()) check_finished_run(world, sim);
 
-    grade::ScenarioResult result;
-    result.name = sc.name;
-    result.description = fmt::format("{}; {} steps", sc.description, sc.steps);
-    worlds::record_run(sim, outcome, result);
-    result.baseline_ms = baseline;
     const Bound bound = lower_bound(sc);
-    result.bound_ms = bound.step_ms * sc.steps;
-    result.bound_derivation = fmt::format(
-        "{} = {:g} ms per step; steps cannot overlap (a stage's next forward needs "
-        "its optimizer step), so x{} steps",
-        bound.derivation, bound.step_ms, sc.steps);
-    result.optimum_ms = sc.optimum_step_ms * sc.steps;
-    result.optimum_note = fmt::format("{:g} ms per step: {}", sc.optimum_step_ms, sc.optimum_note);
+    grade::ScenarioResult result = worlds::record_run(
+        sim, outcome,
+        {sc.name, fmt::format("{}; {} steps", sc.description, sc.steps), baseline,
+         bound.step_ms * sc.steps,
+         fmt::format("{} = {:g} ms per step; steps cannot overlap (a stage's next forward needs "
+                     "its optimizer step), so x{} steps",
+                     bound.derivation, bound.step_ms, sc.steps),
+         sc.optimum_step_ms * sc.steps,
+         fmt::format("{:g} ms per step: {}", sc.optimum_step_ms, sc.optimum_note)});
     // The first step when the run finished; all of it otherwise, to show where it stopped.
-    result.chart_window_ms = result.finished ? result.makespan_ms / sc.steps : result.makespan_ms;
+    if (result.finished) result.chart_window_ms = result.makespan_ms / sc.steps;
     add_figures(sc, result);
     return result;
   }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "../common/find.hpp"
+
 namespace overlap::pipeline {
 
 namespace {
@@ -59,10 +61,7 @@ const std::vector<Scenario>& scenarios() {
 }
 
 const Scenario* find_scenario(const std::string& name) {
-  for (const Scenario& s : scenarios()) {
-    if (s.name == name) return &s;
-  }
-  return nullptr;
+  return worlds::find_by_name(scenarios(), name);
 }
 
 double baseline_step_ms(const Scenario& s) {
