@@ -137,6 +137,11 @@ void World::start_validate(int v, Snapshot snapshot, CheckpointHandler handler) 
   }
   const int check = static_cast<int>(validations_.size()) + 1;
   const int due = check * scenario_.validate_every;
+  if (due > scenario_.max_steps) {
+    return reject(std::move(handler),
+                  fmt::format("validator {}: a check {} (step {}) is beyond the step limit of {}",
+                              v, check, due, scenario_.max_steps));
+  }
   if (snapshot.step_ != due) {
     sim_.violations().add(
         "wrong-snapshot",
@@ -169,6 +174,12 @@ void World::start_apply(std::vector<Gradient> gradients, DoneHandler handler) {
     sim_.violations().add("applied-after-stop",
                           fmt::format("an optimizer step (step {}) started after stop() at {:g} ms",
                                       step_, sim::to_ms(*stopped_at_)),
+                          sim_.now());
+  }
+  if (step_ >= scenario_.max_steps) {
+    sim_.violations().add("misuse",
+                          fmt::format("optimizer step {} is beyond the step limit of {}", step_ + 1,
+                                      scenario_.max_steps),
                           sim_.now());
   }
   std::set<int> seen, repeated;
