@@ -7,6 +7,7 @@
 
 #include "../common/launch.hpp"
 #include "../common/run_record.hpp"
+#include "../common/scenario_list.hpp"
 #include "oracle.hpp"
 #include "world.hpp"
 
@@ -66,9 +67,7 @@ class FsdpExercise final : public grade::Exercise {
   std::string name() const override { return "fsdp"; }
 
   std::vector<grade::ScenarioInfo> scenarios() const override {
-    std::vector<grade::ScenarioInfo> out;
-    for (const Scenario& s : fsdp::scenarios()) out.push_back({s.name, s.description});
-    return out;
+    return worlds::infos(fsdp::scenarios());
   }
 
   grade::ScenarioResult run(const std::string& name) const override {

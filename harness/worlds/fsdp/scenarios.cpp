@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "../common/find.hpp"
+#include "../common/scenario_list.hpp"
 
 namespace overlap::fsdp {
 

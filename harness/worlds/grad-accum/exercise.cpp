@@ -7,6 +7,7 @@
 
 #include "../common/launch.hpp"
 #include "../common/run_record.hpp"
+#include "../common/scenario_list.hpp"
 #include "oracle.hpp"
 #include "world.hpp"
 
@@ -103,9 +104,7 @@ class GradAccumExercise final : public grade::Exercise {
   std::string name() const override { return "grad-accum"; }
 
   std::vector<grade::ScenarioInfo> scenarios() const override {
-    std::vector<grade::ScenarioInfo> out;
-    for (const Scenario& s : grad_accum::scenarios()) out.push_back({s.name, s.description});
-    return out;
+    return worlds::infos(grad_accum::scenarios());
   }
 
   grade::ScenarioResult run(const std::string& name) const override {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "../common/find.hpp"
+#include "../common/scenario_list.hpp"
 
 namespace overlap::grad_accum {
 

@@ -7,6 +7,7 @@
 
 #include "../common/launch.hpp"
 #include "../common/run_record.hpp"
+#include "../common/scenario_list.hpp"
 #include "world.hpp"
 
 namespace overlap::param_server {
@@ -97,9 +98,7 @@ class ParamServerExercise final : public grade::Exercise {
   std::string name() const override { return "param-server"; }
 
   std::vector<grade::ScenarioInfo> scenarios() const override {
-    std::vector<grade::ScenarioInfo> out;
-    for (const Scenario& s : param_server::scenarios()) out.push_back({s.name, s.description});
-    return out;
+    return worlds::infos(param_server::scenarios());
   }
 
   grade::ScenarioResult run(const std::string& name) const override {

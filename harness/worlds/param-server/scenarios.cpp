@@ -6,8 +6,8 @@
 #include <cmath>
 #include <deque>
 
-#include "../common/find.hpp"
 #include "../common/random.hpp"
+#include "../common/scenario_list.hpp"
 
 namespace overlap::param_server {
 

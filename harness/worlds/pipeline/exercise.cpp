@@ -7,6 +7,7 @@
 
 #include "../common/launch.hpp"
 #include "../common/run_record.hpp"
+#include "../common/scenario_list.hpp"
 #include "oracle.hpp"
 #include "world.hpp"
 
@@ -75,9 +76,7 @@ class PipelineExercise final : public grade::Exercise {
   std::string name() const override { return "pipeline"; }
 
   std::vector<grade::ScenarioInfo> scenarios() const override {
-    std::vector<grade::ScenarioInfo> out;
-    for (const Scenario& s : pipeline::scenarios()) out.push_back({s.name, s.description});
-    return out;
+    return worlds::infos(pipeline::scenarios());
   }
 
   grade::ScenarioResult run(const std::string& name) const override {
