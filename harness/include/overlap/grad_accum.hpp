@@ -172,6 +172,7 @@ class Trainer {
   //   costs     the optimizer time on the optimizer device
   //   requires  the optimizer idle; exactly the current step's N micro-batches, each once, each
   //             computed on the current weights; no stop() before
+  //   cancel    like compute; a cancelled step changes nothing
   void apply(std::vector<Gradient> gradients);
   template <typename Token>
   auto async_apply(std::vector<Gradient> gradients, Token&& token) {
