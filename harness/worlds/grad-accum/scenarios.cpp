@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "../common/scenario_list.hpp"
 
@@ -53,6 +54,16 @@ std::vector<Scenario> make_scenarios() {
   s.validators = 2;
   s.optimum_ms = 7620;
   s.optimum_note = "both validators always busy from the first check on";
+  all.push_back(s);
+
+  s = Scenario{};
+  s.name = "uneven-validators";
+  s.description =
+      "the default with validators of 350, 350 and 200 ms: later checks can finish "
+      "before earlier ones";
+  s.validator_ms = {350, 350, 200};
+  s.optimum_ms = 1310;
+  s.optimum_note = "every check to the validator that is free first; results taken in check order";
   all.push_back(s);
   return all;
 }
@@ -104,32 +115,47 @@ double step_compute_ms(const Scenario& s) {
 
 double baseline_ms(const Scenario& s, const Decision& d) {
   const double step = s.micro_batches * s.worker_ms[0] + s.optimizer_ms;
-  return d.stop_check * (s.validate_every * step + s.validate_ms);
+  return d.stop_check * (s.validate_every * step + s.validation_ms(0));
 }
 
 Bound lower_bound(const Scenario& s, const Decision& d) {
+  std::vector<double> speeds;
+  for (int v = 0; v < s.validators; ++v) speeds.push_back(s.validation_ms(v));
+  std::sort(speeds.begin(), speeds.end());
   // Training: no step is faster than its best gradient makespan plus the optimizer; the
   // deciding check's snapshot comes after stop_check * K steps, and its validation after that.
   const double step = step_compute_ms(s) + s.optimizer_ms;
-  const double training = d.stop_check * s.validate_every * step + s.validate_ms;
+  const double training = d.stop_check * s.validate_every * step + speeds.front();
   // Validation: the first snapshot needs K steps; then every check up to the deciding one is
-  // validated, at most min(validators, slots) at a time.
-  const int parallel = std::min(s.validators, s.snapshot_slots);
-  const double validating = s.validate_every * step +
-                            std::ceil(static_cast<double>(d.stop_check) / parallel) * s.validate_ms;
+  // validated, at most `slots` at a time: on the fastest validators, the earliest moment they can
+  // have finished stop_check validations between them.
+  speeds.resize(std::min<std::size_t>(speeds.size(), s.snapshot_slots));
+  // The earliest T with sum over the fastest validators of floor(T / v) >= stop_check: T is a
+  // multiple of one of their times.
+  double busy = std::numeric_limits<double>::infinity();
+  for (double v : speeds) {
+    for (int k = 1; k <= d.stop_check; ++k) {
+      const double t = k * v;
+      int done = 0;
+      for (double w : speeds) done += static_cast<int>(std::floor(t / w + 1e-9));
+      if (done >= d.stop_check) busy = std::min(busy, t);
+    }
+  }
+  const double validating = s.validate_every * step + busy;
   if (training >= validating) {
     return {training,
             fmt::format("training: {} checks x {} steps x {:g} ms (the fastest step: {:g} ms of "
-                        "gradients + {:g} ms optimizer), then the deciding check's {:g} ms "
-                        "validation",
+                        "gradients + {:g} ms optimizer), then the deciding check's validation "
+                        "({:g} ms at the fastest)",
                         d.stop_check, s.validate_every, step, step_compute_ms(s), s.optimizer_ms,
-                        s.validate_ms)};
+                        speeds.front())};
   }
-  return {validating,
-          fmt::format("validation: the first snapshot after {} steps ({:g} ms), then {} checks "
-                      "{} at a time (validators and slots), {:g} ms each",
-                      s.validate_every, s.validate_every * step, d.stop_check, parallel,
-                      s.validate_ms)};
+  return {
+      validating,
+      fmt::format("validation: the first snapshot after {} steps ({:g} ms), then {} checks "
+                  "on the validators, at most {} at a time (validators and slots): {:g} ms "
+                  "at the least",
+                  s.validate_every, s.validate_every * step, d.stop_check, speeds.size(), busy)};
 }
 
 }  // namespace overlap::grad_accum

@@ -16,6 +16,7 @@ struct Scenario {
   int validate_every = 2;  // K
   double validate_ms = 350;
   int validators = 3;
+  std::vector<double> validator_ms;  // per validator, when they differ (else validate_ms each)
   int snapshot_slots = 3;
   int patience = 3;
   double min_delta = 0.01;
@@ -25,6 +26,8 @@ struct Scenario {
   // The best schedule known (an independent simulation in the unit tests checks it).
   double optimum_ms = 0;
   std::string optimum_note;
+
+  double validation_ms(int v) const { return validator_ms.empty() ? validate_ms : validator_ms[v]; }
 };
 
 const std::vector<Scenario>& scenarios();

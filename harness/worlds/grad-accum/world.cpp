@@ -158,7 +158,7 @@ void World::start_validate(int v, Snapshot snapshot, CheckpointHandler handler) 
   sim::Operation<Checkpoint>::start(
       sim_, *validators_[v],
       {"validate", fmt::format("check {} (step {})", check, snapshot.step_), 'V'},
-      sim::ms(scenario_.validate_ms), std::move(handler), {std::move(result)},
+      sim::ms(scenario_.validation_ms(v)), std::move(handler), {std::move(result)},
       sim::Cancellable::yes, [this, check](sim::OpStatus status) {
         slots_->release(1);
         if (status == sim::OpStatus::done) {
