@@ -9,6 +9,8 @@
 #include <boost/asio/error.hpp>
 #include <boost/asio/post.hpp>
 #include <memory>
+#include <overlap/error.hpp>
+#include <string>
 #include <tuple>
 
 #include "simulator.hpp"
@@ -25,6 +27,14 @@ enum class Cancellable { no, yes };
 template <typename... R>
 void complete_now(Simulator& sim, Handler<R...> handler, boost::system::error_code ec) {
   boost::asio::post(sim.io(), boost::asio::append(std::move(handler), ec, R{}...));
+}
+
+// A call that breaks its operation's requirements: a "misuse" violation saying why, and the
+// operation completes at once with errc::misuse without running.
+template <typename... R>
+void reject(Simulator& sim, Handler<R...> handler, std::string message) {
+  sim.violations().add("misuse", std::move(message), sim.now());
+  complete_now(sim, std::move(handler), make_error_code(errc::misuse));
 }
 
 // A running operation whose handler completes at its planned end with `results`, or earlier

@@ -20,10 +20,12 @@ void launch(sim::Simulator& sim, const Entry<World>& entry, World& world, sim::D
 }
 
 // Starts the submission once per actor (the world's API object: one, or one per rank) and runs
-// the simulation until every actor has returned, one has thrown, or nothing more can happen.
+// the simulation until every actor has returned, one has thrown, or nothing more can happen;
+// or until 20 times the baseline's virtual time, or 5 million events, have gone by.
 template <typename World>
 RunOutcome run_submission(sim::Simulator& sim, const Entry<World>& entry,
-                          const std::vector<World*>& actors) {
+                          const std::vector<World*>& actors, double baseline_ms) {
+  sim.set_limits(sim::ms(20 * baseline_ms), 5'000'000);
   RunOutcome outcome;
   std::size_t returned = 0;
   for (World* actor : actors) {

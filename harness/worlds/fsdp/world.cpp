@@ -90,8 +90,7 @@ void World::violation(const char* kind, fmt::format_string<Args...> format, Args
 }
 
 void World::reject(int r, Handler handler, std::string message) {
-  violation("misuse", "rank {}: {}", r, message);
-  sim::complete_now(sim_, std::move(handler), make_error_code(errc::misuse));
+  sim::reject(sim_, std::move(handler), fmt::format("rank {}: {}", r, message));
 }
 
 bool World::check_usable(int r, int layer, const char* op, Handler& handler) {

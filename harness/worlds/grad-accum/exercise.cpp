@@ -113,9 +113,9 @@ class GradAccumExercise final : public grade::Exercise {
     const Decision& d = expected.decision;
     const double baseline = baseline_ms(sc, d);
     sim::Simulator sim;
-    sim.set_limits(sim::ms(20 * baseline), 5'000'000);
     detail::World world(sc, sim);
-    const worlds::RunOutcome outcome = worlds::run_submission(sim, submission_, {&world.trainer()});
+    const worlds::RunOutcome outcome =
+        worlds::run_submission(sim, submission_, {&world.trainer()}, baseline);
     worlds::add_run_end_violation(sim, outcome, world.outstanding());
     if (outcome.completed()) check_finished_run(world, expected, sim);
 

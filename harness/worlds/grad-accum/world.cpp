@@ -86,12 +86,6 @@ World::World(const Scenario& scenario, sim::Simulator& sim)
   trainer_.reset(new Trainer(*this));
 }
 
-template <typename Handler>
-void World::reject(Handler handler, std::string message) {
-  sim_.violations().add("misuse", std::move(message), sim_.now());
-  sim::complete_now(sim_, std::move(handler), make_error_code(errc::misuse));
-}
-
 Weights World::weights() const {
   Weights w;
   w.values_ = weights_;
@@ -119,7 +113,8 @@ void World::stop(const Checkpoint& best) {
 
 void World::start_compute(int w, Weights weights, int mb, GradientHandler handler) {
   if (weights.step_ < 0) {
-    return reject(std::move(handler), fmt::format("worker {}: compute() of empty weights", w));
+    return sim::reject(sim_, std::move(handler),
+                       fmt::format("worker {}: compute() of empty weights", w));
   }
   Gradient g;
   g.values_ = model::gradient(data_, weights.values_, mb);
@@ -132,15 +127,16 @@ void World::start_compute(int w, Weights weights, int mb, GradientHandler handle
 
 void World::start_validate(int v, Snapshot snapshot, CheckpointHandler handler) {
   if (snapshot.step_ < 0) {
-    return reject(std::move(handler),
-                  fmt::format("validator {}: validate() of an empty snapshot", v));
+    return sim::reject(sim_, std::move(handler),
+                       fmt::format("validator {}: validate() of an empty snapshot", v));
   }
   const int check = static_cast<int>(validations_.size()) + 1;
   const int due = check * scenario_.validate_every;
   if (due > scenario_.max_steps) {
-    return reject(std::move(handler),
-                  fmt::format("validator {}: a check {} (step {}) is beyond the step limit of {}",
-                              v, check, due, scenario_.max_steps));
+    return sim::reject(
+        sim_, std::move(handler),
+        fmt::format("validator {}: a check {} (step {}) is beyond the step limit of {}", v, check,
+                    due, scenario_.max_steps));
   }
   if (snapshot.step_ != due) {
     sim_.violations().add(
@@ -184,7 +180,7 @@ void World::start_apply(std::vector<Gradient> gradients, DoneHandler handler) {
   }
   std::set<int> seen, repeated;
   for (const Gradient& g : gradients) {
-    if (g.step_ < 0) return reject(std::move(handler), "apply() of an empty Gradient");
+    if (g.step_ < 0) return sim::reject(sim_, std::move(handler), "apply() of an empty Gradient");
     if (g.step_ != step_) {
       sim_.violations().add(
           "stale-gradient",

@@ -53,9 +53,6 @@ class World {
   std::string outstanding() const;
 
  private:
-  template <typename Handler>
-  void reject(Handler handler, std::string message);
-
   const Scenario& scenario_;
   sim::Simulator& sim_;
   model::Data data_;

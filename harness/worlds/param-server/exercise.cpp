@@ -105,9 +105,9 @@ class ParamServerExercise final : public grade::Exercise {
     const Scenario& sc = *find_scenario(name);
     const double baseline = baseline_ms(sc);
     sim::Simulator sim;
-    sim.set_limits(sim::ms(20 * baseline), 5'000'000);
     detail::World world(sc, sim);
-    const worlds::RunOutcome outcome = worlds::run_submission(sim, submission_, {&world.cluster()});
+    const worlds::RunOutcome outcome =
+        worlds::run_submission(sim, submission_, {&world.cluster()}, baseline);
     worlds::add_run_end_violation(sim, outcome, world.outstanding());
     if (outcome.completed()) check_finished_run(world, sim);
 

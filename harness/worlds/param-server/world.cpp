@@ -96,12 +96,6 @@ void World::fail_worker(int w) {
 }
 
 template <typename Handler>
-void World::reject(Handler handler, std::string message) {
-  sim_.violations().add("misuse", std::move(message), sim_.now());
-  sim::complete_now(sim_, std::move(handler), make_error_code(errc::misuse));
-}
-
-template <typename Handler>
 void World::refuse_failed(Handler handler) {
   sim::complete_now(sim_, std::move(handler), make_error_code(errc::worker_failed));
 }
@@ -124,17 +118,18 @@ void World::start_compute(int w, Weights weights, int mb, Worker::GradientHandle
   WorkerState& worker = workers_[w];
   if (worker.failed) return refuse_failed(std::move(handler));
   if (weights.worker_ != w) {
-    return reject(std::move(handler),
-                  fmt::format("worker {}: compute() needs weights this worker pulled (these "
-                              "are {})",
-                              w,
-                              weights.worker_ < 0 ? std::string("empty")
-                                                  : fmt::format("worker {}'s", weights.worker_)));
+    return sim::reject(
+        sim_, std::move(handler),
+        fmt::format("worker {}: compute() needs weights this worker pulled (these "
+                    "are {})",
+                    w,
+                    weights.worker_ < 0 ? std::string("empty")
+                                        : fmt::format("worker {}'s", weights.worker_)));
   }
   if (mb < 0 || mb >= scenario_.mini_batches) {
-    return reject(std::move(handler),
-                  fmt::format("worker {}: compute(mini_batch {}) is out of range [0, {})", w, mb,
-                              scenario_.mini_batches));
+    return sim::reject(sim_, std::move(handler),
+                       fmt::format("worker {}: compute(mini_batch {}) is out of range [0, {})", w,
+                                   mb, scenario_.mini_batches));
   }
   Gradient gradient;
   gradient.values_ = model::gradient(data_, weights.values_, mb);
@@ -159,10 +154,11 @@ sim::OpId World::begin_send(int w, const Gradient& gradient) {
 void World::start_push(int w, Gradient gradient, Worker::DoneHandler handler) {
   if (workers_[w].failed) return refuse_failed(std::move(handler));
   if (gradient.worker_ != w) {
-    return reject(std::move(handler),
-                  fmt::format("worker {}: push() of a gradient it did not compute ({})", w,
-                              gradient.worker_ < 0 ? std::string("an empty one")
-                                                   : fmt::format("worker {}'s", gradient.worker_)));
+    return sim::reject(
+        sim_, std::move(handler),
+        fmt::format("worker {}: push() of a gradient it did not compute ({})", w,
+                    gradient.worker_ < 0 ? std::string("an empty one")
+                                         : fmt::format("worker {}'s", gradient.worker_)));
   }
   const sim::OpId send = begin_send(w, gradient);
   auto g = std::make_shared<Gradient>(std::move(gradient));
@@ -179,18 +175,18 @@ void World::start_apply_average(std::vector<Gradient> gradients, Worker::DoneHan
   std::set<int> senders;
   for (const Gradient& g : gradients) {
     if (g.worker_ < 0) {
-      return reject(std::move(handler), "apply_average() of an empty Gradient");
+      return sim::reject(sim_, std::move(handler), "apply_average() of an empty Gradient");
     }
     if (!senders.insert(g.worker_).second) {
-      return reject(std::move(handler),
-                    fmt::format("apply_average() with two gradients from worker {}: each "
-                                "worker sends one",
-                                g.worker_));
+      return sim::reject(sim_, std::move(handler),
+                         fmt::format("apply_average() with two gradients from worker {}: each "
+                                     "worker sends one",
+                                     g.worker_));
     }
     if (workers_[g.worker_].failed) return refuse_failed(std::move(handler));
   }
   if (gradients.empty()) {
-    return reject(std::move(handler), "apply_average() of no gradients");
+    return sim::reject(sim_, std::move(handler), "apply_average() of no gradients");
   }
   std::vector<sim::OpId> sends;
   std::vector<std::shared_ptr<Gradient>> shared;

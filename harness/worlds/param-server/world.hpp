@@ -58,10 +58,6 @@ class World {
   };
 
   void fail_worker(int w);
-  // A call that breaks the operation's requirements: a misuse violation, and the operation
-  // completes at once with errc::misuse without running.
-  template <typename Handler>
-  void reject(Handler handler, std::string message);
   // A call on a failed worker completes at once with errc::worker_failed.
   template <typename Handler>
   void refuse_failed(Handler handler);

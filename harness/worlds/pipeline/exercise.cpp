@@ -83,10 +83,9 @@ class PipelineExercise final : public grade::Exercise {
     const Scenario& sc = *find_scenario(name);
     const double baseline = baseline_step_ms(sc) * sc.steps;
     sim::Simulator sim;
-    sim.set_limits(sim::ms(20 * baseline), 5'000'000);
     detail::World world(sc, sim);
     const worlds::RunOutcome outcome =
-        worlds::run_submission(sim, submission_, {&world.pipeline()});
+        worlds::run_submission(sim, submission_, {&world.pipeline()}, baseline);
     worlds::add_run_end_violation(sim, outcome, world.outstanding());
     if (outcome.completed()) check_finished_run(world, sim);
 

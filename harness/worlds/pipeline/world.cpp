@@ -81,8 +81,7 @@ World::World(const Scenario& scenario, sim::Simulator& sim)
 
 template <typename Handler>
 void World::reject(Handler handler, int stage, std::string message) {
-  sim_.violations().add("misuse", fmt::format("stage {}: {}", stage, message), sim_.now());
-  sim::complete_now(sim_, std::move(handler), make_error_code(errc::misuse));
+  sim::reject(sim_, std::move(handler), fmt::format("stage {}: {}", stage, message));
 }
 
 void World::start_forward(int s, int mb, Tensor x, Stage::TensorHandler handler) {
