@@ -1,12 +1,12 @@
 // Running submissions. A synchronous submission runs as a stackful actor (asio::spawn): its
-// blocking calls suspend only that actor, and the clock moves when every actor waits. A
-// coroutine submission runs with co_spawn. Both share the simulator's one-thread io_context.
+// blocking calls (overlap/blocking.hpp) suspend only that actor, and the clock moves when every
+// actor waits. A coroutine submission runs with co_spawn. Both share the simulator's one-thread
+// io_context.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
 #include <exception>
 #include <functional>
-#include <string>
 
 #include "simulator.hpp"
 
@@ -23,21 +23,5 @@ void spawn_coroutine(Simulator& sim, boost::asio::awaitable<void> body, Done don
 // Runs `body(i)` for i in [0, n) as n actors and blocks the calling actor until all return;
 // rethrows the first exception. Call from an actor only.
 void fork_join(Simulator& sim, int n, const std::function<void(int)>& body);
-
-// The scope of one blocking call: hands out the calling actor's yield context, and throws a
-// clear error when there is none (a blocking form called from a coroutine).
-class BlockingCall {
- public:
-  BlockingCall(Simulator& sim, const char* operation);
-  ~BlockingCall();
-  BlockingCall(const BlockingCall&) = delete;
-  BlockingCall& operator=(const BlockingCall&) = delete;
-
-  Yield& yield() { return *yield_; }
-
- private:
-  Yield* yield_;
-  Simulator* sim_;
-};
 
 }  // namespace overlap::sim

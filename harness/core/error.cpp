@@ -12,8 +12,6 @@ class Category final : public boost::system::error_category {
     switch (static_cast<errc>(value)) {
       case errc::misuse:
         return "the call broke the operation's requirements (see the report's violations)";
-      case errc::worker_failed:
-        return "the worker failed";
     }
     return "unknown overlap error";
   }

@@ -10,15 +10,13 @@
 #include <boost/asio/post.hpp>
 #include <memory>
 #include <overlap/error.hpp>
+#include <overlap/handler.hpp>
 #include <string>
 #include <tuple>
 
 #include "simulator.hpp"
 
 namespace overlap::sim {
-
-template <typename... R>
-using Handler = boost::asio::any_completion_handler<void(boost::system::error_code, R...)>;
 
 enum class Cancellable { no, yes };
 

@@ -20,15 +20,8 @@
 #include "timeline.hpp"
 #include "violation.hpp"
 
-namespace boost::asio {
-class any_io_executor;
-template <typename Executor>
-class basic_yield_context;
-}  // namespace boost::asio
-
 namespace overlap::sim {
 
-using Yield = boost::asio::basic_yield_context<boost::asio::any_io_executor>;
 using EventId = std::pair<Time, std::uint64_t>;  // (time, sequence): the queue's order
 
 enum class RunEnd { finished, deadlock, time_limit, event_limit };
@@ -70,9 +63,6 @@ class Simulator {
 
   // The time of the last operation's end or of `finished()`: the makespan.
   Time finish_time() const { return finish_time_; }
-
-  // The actor whose code runs now, if any; only BlockingCall and the actor launcher set it.
-  Yield* current_actor = nullptr;
 
  private:
   boost::asio::io_context io_{1};

@@ -8,11 +8,11 @@
 #include <fstream>
 #include <iostream>
 
-#include "../report/result_json.hpp"
+#include "../report/report_json.hpp"
 #include "../report/text_report.hpp"
 #include "../report/trace.hpp"
+#include "../result/verdict.hpp"
 #include "isolate.hpp"
-#include "verdict.hpp"
 
 namespace overlap::grade {
 
@@ -22,7 +22,7 @@ namespace {
 
 constexpr int kUsage = 2;
 
-std::string scenario_names(const Exercise& exercise) {
+std::string scenario_names(const worlds::Exercise& exercise) {
   std::vector<std::string> names;
   for (const auto& s : exercise.scenarios()) names.push_back(s.name);
   return fmt::format("{}", fmt::join(names, ", "));
@@ -36,7 +36,7 @@ bool write_file(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-int main(int argc, char** argv, const Exercise& exercise, const char* submission) {
+int main(int argc, char** argv, const worlds::Exercise& exercise, const Submission& submission) {
   po::options_description options("options");
   options.add_options()                                                                    //
       ("help,h", "this help")                                                              //
@@ -62,10 +62,10 @@ int main(int argc, char** argv, const Exercise& exercise, const char* submission
     return 0;
   }
 
-  std::vector<ScenarioInfo> selected = exercise.scenarios();
+  std::vector<worlds::ScenarioInfo> selected = exercise.scenarios();
   if (args.count("scenario")) {
     const std::string wanted = args["scenario"].as<std::string>();
-    std::erase_if(selected, [&](const ScenarioInfo& s) { return s.name != wanted; });
+    std::erase_if(selected, [&](const worlds::ScenarioInfo& s) { return s.name != wanted; });
     if (selected.empty()) {
       fmt::print(stderr, "overlap: unknown scenario '{}' for {}; valid scenarios: {}\n", wanted,
                  exercise.name(), scenario_names(exercise));
@@ -81,10 +81,10 @@ int main(int argc, char** argv, const Exercise& exercise, const char* submission
   const auto started = std::chrono::steady_clock::now();
   Report report;
   report.exercise = exercise.name();
-  report.submission = submission;
-  for (const ScenarioInfo& scenario : selected) {
-    ScenarioResult result = run_isolated(exercise, scenario, time_limit);
-    if (result.description.empty()) result.description = scenario.description;
+  report.submission = submission.file;
+  report.compiler = submission.compiler;
+  for (const worlds::ScenarioInfo& scenario : selected) {
+    ScenarioResult result = run_isolated(exercise, scenario.name, time_limit);
     judge(result);
     report.scenarios.push_back(std::move(result));
   }

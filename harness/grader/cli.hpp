@@ -4,10 +4,17 @@
 //   exit 2  usage error (unknown option or scenario)
 #pragma once
 
-#include "exercise.hpp"
+#include <string>
+
+#include "../worlds/common/exercise.hpp"
 
 namespace overlap::grade {
 
-int main(int argc, char** argv, const Exercise& exercise, const char* submission);
+struct Submission {
+  std::string file;      // as the report names it: "exercises/pipeline/train.cpp"
+  std::string compiler;  // what built it: "clang++ 14.0.6, -O1 -g"
+};
+
+int main(int argc, char** argv, const worlds::Exercise& exercise, const Submission& submission);
 
 }  // namespace overlap::grade

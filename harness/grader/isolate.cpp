@@ -6,15 +6,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 
-#include "../report/result_json.hpp"
+#include "wire.hpp"
 
 namespace overlap::grade {
 
@@ -29,38 +27,37 @@ void write_all(int fd, const std::string& data) {
   }
 }
 
-[[noreturn]] void child(const Exercise& exercise, const ScenarioInfo& scenario, int fd) {
-  ScenarioResult result;
-  try {
-    result = exercise.run(scenario.name);
-  } catch (const std::exception& e) {
-    // Thrown out of the event loop itself: from a plain completion handler, say.
-    result.name = scenario.name;
-    result.violations = {{"exception", fmt::format("the submission threw: {}", e.what()), 0}};
-    result.violations_total = 1;
-  }
-  write_all(fd, boost::json::serialize(report::to_json(result, report::Detail::with_timeline)));
-  std::cout.flush();
-  std::fflush(stdout);
-  ::_exit(0);
-}
-
-ScenarioResult failed(const ScenarioInfo& scenario, std::string kind, std::string message) {
-  ScenarioResult r;
-  r.name = scenario.name;
+ScenarioResult failed(const worlds::Exercise& exercise, const std::string& scenario,
+                      std::string kind, std::string message) {
+  ScenarioResult r = exercise.facts(scenario);
   r.violations = {{std::move(kind), std::move(message), 0}};
   r.violations_total = 1;
   return r;
 }
 
+[[noreturn]] void child(const worlds::Exercise& exercise, const std::string& scenario, int fd) {
+  ScenarioResult result;
+  try {
+    result = exercise.run(scenario);
+  } catch (const std::exception& e) {
+    // Thrown out of the event loop itself: from a plain completion handler, say.
+    result =
+        failed(exercise, scenario, "exception", fmt::format("the submission threw: {}", e.what()));
+  }
+  write_all(fd, to_wire(result));
+  std::cout.flush();
+  std::fflush(stdout);
+  ::_exit(0);
+}
+
 }  // namespace
 
-ScenarioResult run_isolated(const Exercise& exercise, const ScenarioInfo& scenario,
+ScenarioResult run_isolated(const worlds::Exercise& exercise, const std::string& scenario,
                             double real_seconds) {
   // For a debugger: OVERLAP_IN_PROCESS=1 runs the scenario in this process, unguarded.
   if (const char* in_process = std::getenv("OVERLAP_IN_PROCESS");
       in_process && *in_process == '1') {
-    return exercise.run(scenario.name);
+    return exercise.run(scenario);
   }
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error("pipe() failed");
@@ -97,7 +94,7 @@ ScenarioResult run_isolated(const Exercise& exercise, const ScenarioInfo& scenar
   ::waitpid(pid, &status, 0);
 
   if (timed_out) {
-    return failed(scenario, "time-limit",
+    return failed(exercise, scenario, "time-limit",
                   fmt::format("no result after {:g} s of real time: a loop that never waits on a "
                               "simulated operation? (virtual time only moves when every actor "
                               "waits)",
@@ -105,13 +102,13 @@ ScenarioResult run_isolated(const Exercise& exercise, const ScenarioInfo& scenar
   }
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
-    return failed(scenario, "crash",
+    return failed(exercise, scenario, "crash",
                   fmt::format("the submission crashed: signal {} ({})", sig, ::strsignal(sig)));
   }
   try {
-    return report::result_from_json(boost::json::parse(answer));
+    return from_wire(answer);
   } catch (const std::exception& e) {
-    return failed(scenario, "crash",
+    return failed(exercise, scenario, "crash",
                   fmt::format("the scenario ended without a readable result (exit status {}): {}",
                               WIFEXITED(status) ? WEXITSTATUS(status) : -1, e.what()));
   }

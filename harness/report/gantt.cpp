@@ -19,13 +19,13 @@ double round_column(double window, int max_columns) {
 
 Gantt gantt(const grade::ScenarioResult& r, int max_columns) {
   Gantt chart;
-  if (r.chart_window_ms <= 0 || r.devices.empty()) return chart;
+  if (r.chart_window_ms <= 0 || r.utilisation.empty()) return chart;
   chart.column_ms = round_column(r.chart_window_ms, max_columns);
   const int columns = static_cast<int>(std::ceil(r.chart_window_ms / chart.column_ms));
   std::size_t width = 0;
-  for (const auto& d : r.devices) width = std::max(width, d.device.size());
+  for (const auto& d : r.utilisation) width = std::max(width, d.device.size());
 
-  for (std::size_t d = 0; d < r.devices.size(); ++d) {
+  for (std::size_t d = 0; d < r.utilisation.size(); ++d) {
     std::string cells(columns, '.');
     std::vector<double> covered(columns, 0), best(columns, 0);
     std::vector<char> glyph(columns, '.');
@@ -48,7 +48,7 @@ Gantt gantt(const grade::ScenarioResult& r, int max_columns) {
         cells[c] = glyph[c];
       }
     }
-    std::string name = r.devices[d].device;
+    std::string name = r.utilisation[d].device;
     name.resize(width, ' ');
     chart.rows.push_back(name + " |" + cells + "|");
   }

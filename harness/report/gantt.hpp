@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "../grader/result.hpp"
+#include "../result/result.hpp"
 
 namespace overlap::report {
 

@@ -7,7 +7,7 @@
 #include <cctype>
 #include <cmath>
 
-#include "../grader/verdict.hpp"
+#include "../result/verdict.hpp"
 #include "gantt.hpp"
 
 namespace overlap::report {
@@ -66,7 +66,7 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
   }
   print_list(out, "peak memory", parts, ", ");
   parts.clear();
-  for (const auto& d : r.devices) {
+  for (const auto& d : r.utilisation) {
     parts.push_back(fmt::format("{} {:.0f}%", d.device, 100 * d.utilisation));
   }
   if (r.finished) print_list(out, "utilisation", parts, ", ");
@@ -109,7 +109,8 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
 }  // namespace
 
 void print_text(const grade::Report& report, std::ostream& out) {
-  fmt::print(out, "overlap: grading {} ({})\n", report.exercise, report.submission);
+  fmt::print(out, "overlap: grading {} ({}, built with {})\n", report.exercise, report.submission,
+             report.compiler);
   for (const auto& r : report.scenarios) print_scenario(r, out);
   std::vector<std::string> parts;
   for (const auto& r : report.scenarios) {

@@ -4,7 +4,7 @@
 
 #include <ostream>
 
-#include "../grader/result.hpp"
+#include "../result/result.hpp"
 
 namespace overlap::report {
 

@@ -22,12 +22,12 @@ json::value trace_json(const grade::Report& report) {
                       {"ph", "M"},
                       {"pid", pid},
                       {"args", {{"name", report.exercise + " / " + s.name}}}});
-    for (std::size_t d = 0; d < s.devices.size(); ++d) {
+    for (std::size_t d = 0; d < s.utilisation.size(); ++d) {
       events.push_back({{"name", "thread_name"},
                         {"ph", "M"},
                         {"pid", pid},
                         {"tid", static_cast<std::int64_t>(d)},
-                        {"args", {{"name", s.devices[d].device}}}});
+                        {"args", {{"name", s.utilisation[d].device}}}});
     }
     for (const grade::TimelineEvent& e : s.timeline) {
       events.push_back({{"name", e.detail.empty() ? e.kind : e.kind + " " + e.detail},

@@ -4,7 +4,7 @@
 
 #include <boost/json/value.hpp>
 
-#include "../grader/result.hpp"
+#include "../result/result.hpp"
 
 namespace overlap::report {
 

@@ -1,5 +1,6 @@
-// Errors a simulated operation can complete with. With `use_awaitable` or in blocking code they
-// arrive as a thrown boost::system::system_error; with `as_tuple` as the first element.
+// The error every world's operations can complete with (a world's own errors live in its header).
+// With `use_awaitable` or in blocking code it arrives as a thrown boost::system::system_error;
+// with `as_tuple` as the first element.
 #pragma once
 
 #include <boost/system/error_code.hpp>
@@ -7,8 +8,7 @@
 namespace overlap {
 
 enum class errc {
-  misuse = 1,     // the call broke the operation's requirements (see the world's header)
-  worker_failed,  // the worker failed during the operation, or before it
+  misuse = 1,  // the call broke the operation's requirements (see the world's header)
 };
 
 const boost::system::error_category& category();

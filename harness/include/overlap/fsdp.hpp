@@ -27,9 +27,10 @@
 //   - The final shards equal data-parallel SGD's on the whole batch.
 #pragma once
 
-#include <boost/asio/any_completion_handler.hpp>
 #include <boost/asio/async_result.hpp>
+#include <overlap/blocking.hpp>
 #include <overlap/error.hpp>
+#include <overlap/handler.hpp>
 #include <overlap/train.hpp>
 
 namespace overlap::fsdp {
@@ -50,11 +51,11 @@ class Rank {
   // all_gather of that layer.
   //   costs     the copy time (10 ms in the default scenario) on the copy engine
   //   requires  the copy engine idle
-  void copy_in(int layer);
   template <typename Token>
   auto async_copy_in(int layer, Token&& token) {
     return initiate(&Rank::start_copy_in, layer, token);
   }
+  void copy_in(int layer);
 
   // all_gather: gathers every rank's shard of `layer` into its full parameters on this rank.
   //   costs     the all-gather time, from the last rank's issue; the all-gather stream is busy
@@ -62,32 +63,32 @@ class Rank {
   //   holds     one parameter buffer from the issue until release(layer)
   //   requires  the stream idle; copy_in(layer) done since this layer's last gather; every rank
   //             gathering layers in the same order
-  void all_gather(int layer);
   template <typename Token>
   auto async_all_gather(int layer, Token&& token) {
     return initiate(&Rank::start_all_gather, layer, token);
   }
+  void all_gather(int layer);
 
   // forward: the layer's forward pass on this rank's data.
   //   costs     the forward time on the compute stream
   //   requires  the compute stream idle; the layer gathered (not released); forward(layer - 1)
   //             done
-  void forward(int layer);
   template <typename Token>
   auto async_forward(int layer, Token&& token) {
     return initiate(&Rank::start_forward, layer, token);
   }
+  void forward(int layer);
 
   // backward: the layer's backward pass, producing its full gradient on this rank.
   //   costs     the backward time on the compute stream
   //   holds     one gradient buffer from the start until reduce_scatter(layer) completes
   //   requires  the compute stream idle; the layer gathered; backward(layer + 1) done (for the
   //             last layer: forward of the last layer)
-  void backward(int layer);
   template <typename Token>
   auto async_backward(int layer, Token&& token) {
     return initiate(&Rank::start_backward, layer, token);
   }
+  void backward(int layer);
 
   // reduce_scatter: sums the layer's gradient over all ranks; each rank keeps its shard.
   //   costs     the reduce-scatter time, from the last rank's issue; the reduce-scatter stream
@@ -95,11 +96,11 @@ class Rank {
   //   frees     the layer's gradient buffer when it completes
   //   requires  the stream idle; backward(layer) done; every rank reducing layers in the same
   //             order
-  void reduce_scatter(int layer);
   template <typename Token>
   auto async_reduce_scatter(int layer, Token&& token) {
     return initiate(&Rank::start_reduce_scatter, layer, token);
   }
+  void reduce_scatter(int layer);
 
   // release: frees the layer's full parameters (its parameter buffer). Free and immediate.
   //   requires  the layer gathered, and no operation using it running
@@ -108,33 +109,51 @@ class Rank {
   // optimizer_step: applies this rank's gradient shards to its parameter shards.
   //   costs     nothing in the shipped scenarios; runs on the compute stream
   //   requires  the compute stream idle; every layer's reduce_scatter completed
-  void optimizer_step();
   template <typename Token>
   auto async_optimizer_step(Token&& token) {
     return initiate(&Rank::start_optimizer_step, -1, token);
   }
+  void optimizer_step();
 
  private:
   friend class detail::World;
   Rank(detail::World& world, int index) : world_(&world), index_(index) {}
 
-  using Handler = boost::asio::any_completion_handler<void(boost::system::error_code)>;
   template <typename Token>
-  auto initiate(void (Rank::*start)(int, Handler), int layer, Token& token) {
+  auto initiate(void (Rank::*start)(int, Handler<>), int layer, Token& token) {
     return boost::asio::async_initiate<Token, void(boost::system::error_code)>(
         [this, start](auto handler, int l) { (this->*start)(l, std::move(handler)); }, token,
         layer);
   }
-  void start_copy_in(int layer, Handler handler);
-  void start_all_gather(int layer, Handler handler);
-  void start_forward(int layer, Handler handler);
-  void start_backward(int layer, Handler handler);
-  void start_reduce_scatter(int layer, Handler handler);
-  void start_optimizer_step(int, Handler handler);
-  void blocking(void (Rank::*start)(int, Handler), int layer, const char* name);
+  void start_copy_in(int layer, Handler<> handler);
+  void start_all_gather(int layer, Handler<> handler);
+  void start_forward(int layer, Handler<> handler);
+  void start_backward(int layer, Handler<> handler);
+  void start_reduce_scatter(int layer, Handler<> handler);
+  void start_optimizer_step(int, Handler<> handler);
 
   detail::World* world_;
   int index_;
 };
 
+// The blocking forms: each is its async_ form, waited for.
+inline void Rank::copy_in(int layer) { async_copy_in(layer, blocking_call("Rank::copy_in")); }
+inline void Rank::all_gather(int layer) {
+  async_all_gather(layer, blocking_call("Rank::all_gather"));
+}
+inline void Rank::forward(int layer) { async_forward(layer, blocking_call("Rank::forward")); }
+inline void Rank::backward(int layer) { async_backward(layer, blocking_call("Rank::backward")); }
+inline void Rank::reduce_scatter(int layer) {
+  async_reduce_scatter(layer, blocking_call("Rank::reduce_scatter"));
+}
+inline void Rank::optimizer_step() { async_optimizer_step(blocking_call("Rank::optimizer_step")); }
+
 }  // namespace overlap::fsdp
+
+namespace overlap {
+
+// What train() takes in this exercise: `void train(overlap::fsdp::Rank&)` or its coroutine form,
+// registered with OVERLAP_TRAIN(train) (overlap/train.hpp).
+using ExerciseApi = fsdp::Rank;
+
+}  // namespace overlap

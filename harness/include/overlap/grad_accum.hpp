@@ -22,9 +22,10 @@
 //     with the best check's checkpoint; no optimizer step starts after it.
 #pragma once
 
-#include <boost/asio/any_completion_handler.hpp>
 #include <boost/asio/async_result.hpp>
+#include <overlap/blocking.hpp>
 #include <overlap/error.hpp>
+#include <overlap/handler.hpp>
 #include <overlap/train.hpp>
 #include <vector>
 
@@ -101,7 +102,6 @@ class Worker {
   //   requires  this worker idle
   //   cancel    through the handler's cancellation slot (e.g. the losing side of ||): ends now
   //             with operation_aborted
-  Gradient compute(const Weights& weights, int micro_batch);
   template <typename Token>
   auto async_compute(Weights weights, int micro_batch, Token&& token) {
     return boost::asio::async_initiate<Token, void(boost::system::error_code, Gradient)>(
@@ -110,14 +110,15 @@ class Worker {
         },
         token, std::move(weights), micro_batch);
   }
+  Gradient compute(const Weights& weights, int micro_batch) {
+    return async_compute(weights, micro_batch, blocking_call("Worker::compute"));
+  }
 
  private:
   friend class Trainer;
   friend class detail::World;
   Worker(detail::World& world, int index) : world_(&world), index_(index) {}
-  void start_compute(
-      Weights weights, int micro_batch,
-      boost::asio::any_completion_handler<void(boost::system::error_code, Gradient)> handler);
+  void start_compute(Weights weights, int micro_batch, Handler<Gradient> handler);
   detail::World* world_;
   int index_;
 };
@@ -132,21 +133,21 @@ class Validator {
   //   requires  this validator idle; snapshots validated in check order (the c-th call
   //             validates check c: the snapshot of step c*K)
   //   cancel    like compute
-  Checkpoint validate(Snapshot snapshot);
   template <typename Token>
   auto async_validate(Snapshot snapshot, Token&& token) {
     return boost::asio::async_initiate<Token, void(boost::system::error_code, Checkpoint)>(
         [this](auto handler, Snapshot s) { start_validate(std::move(s), std::move(handler)); },
         token, std::move(snapshot));
   }
+  Checkpoint validate(Snapshot snapshot) {
+    return async_validate(std::move(snapshot), blocking_call("Validator::validate"));
+  }
 
  private:
   friend class Trainer;
   friend class detail::World;
   Validator(detail::World& world, int index) : world_(&world), index_(index) {}
-  void start_validate(
-      Snapshot snapshot,
-      boost::asio::any_completion_handler<void(boost::system::error_code, Checkpoint)> handler);
+  void start_validate(Snapshot snapshot, Handler<Checkpoint> handler);
   detail::World* world_;
   int index_;
 };
@@ -173,7 +174,6 @@ class Trainer {
   //   requires  the optimizer idle; exactly the current step's N micro-batches, each once, each
   //             computed on the current weights; no stop() before
   //   cancel    like compute; a cancelled step changes nothing
-  void apply(std::vector<Gradient> gradients);
   template <typename Token>
   auto async_apply(std::vector<Gradient> gradients, Token&& token) {
     return boost::asio::async_initiate<Token, void(boost::system::error_code)>(
@@ -181,6 +181,9 @@ class Trainer {
           start_apply(std::move(g), std::move(handler));
         },
         token, std::move(gradients));
+  }
+  void apply(std::vector<Gradient> gradients) {
+    async_apply(std::move(gradients), blocking_call("Trainer::apply"));
   }
 
   // snapshot: a copy of the current weights in a snapshot slot, for validation. Free, at once.
@@ -194,11 +197,18 @@ class Trainer {
  private:
   friend class detail::World;
   explicit Trainer(detail::World& world);
-  void start_apply(std::vector<Gradient> gradients,
-                   boost::asio::any_completion_handler<void(boost::system::error_code)> handler);
+  void start_apply(std::vector<Gradient> gradients, Handler<> handler);
   detail::World* world_;
   std::vector<Worker> workers_;
   std::vector<Validator> validators_;
 };
 
 }  // namespace overlap::grad_accum
+
+namespace overlap {
+
+// What train() takes in this exercise: `void train(overlap::grad_accum::Trainer&)` or its coroutine
+// form, registered with OVERLAP_TRAIN(train) (overlap/train.hpp).
+using ExerciseApi = grad_accum::Trainer;
+
+}  // namespace overlap

@@ -20,10 +20,11 @@
 //     later call on it fails at once. Its mini-batch is not applied; someone else must do it.
 #pragma once
 
-#include <boost/asio/any_completion_handler.hpp>
 #include <boost/asio/async_result.hpp>
 #include <functional>
+#include <overlap/blocking.hpp>
 #include <overlap/error.hpp>
+#include <overlap/handler.hpp>
 #include <overlap/train.hpp>
 #include <vector>
 
@@ -33,6 +34,15 @@ namespace detail {
 class World;
 }
 class Cluster;
+
+// The errors of this world, beside overlap::errc::misuse.
+enum class errc {
+  worker_failed = 1,  // the worker failed during the operation, or before it
+};
+const boost::system::error_category& category();
+inline boost::system::error_code make_error_code(errc e) {
+  return {static_cast<int>(e), category()};
+}
 
 // A copy of the server's weights at one version, pulled by one worker. Move-only: compute()
 // consumes it, so every gradient costs a pull (the worker reuses that buffer for its work).
@@ -79,19 +89,18 @@ class Worker {
   // pull: a copy of the server's current weights and their version.
   //   costs     pull time (1 ms in the shipped scenarios) on this worker; the server is not busy
   //   requires  this worker idle
-  Weights pull();
   template <typename Token>
   auto async_pull(Token&& token) {
     return boost::asio::async_initiate<Token, void(boost::system::error_code, Weights)>(
         [this](auto handler) { start_pull(std::move(handler)); }, token);
   }
+  Weights pull() { return async_pull(blocking_call("Worker::pull")); }
 
   // compute: the gradient of one mini-batch's loss at `weights`.
   //   costs     this worker's time per gradient (ms_per_gradient(), varying in some scenarios)
   //   holds     the mini-batch: a worker holds at most one, since it runs one operation at once
   //   requires  this worker idle; weights pulled by this worker; mini_batch in [0, mini_batches())
   //   fails     with errc::worker_failed if the worker fails meanwhile
-  Gradient compute(Weights weights, int mini_batch);
   template <typename Token>
   auto async_compute(Weights weights, int mini_batch, Token&& token) {
     return boost::asio::async_initiate<Token, void(boost::system::error_code, Gradient)>(
@@ -100,32 +109,30 @@ class Worker {
         },
         token, std::move(weights), mini_batch);
   }
+  Gradient compute(Weights weights, int mini_batch) {
+    return async_compute(std::move(weights), mini_batch, blocking_call("Worker::compute"));
+  }
 
   // push: sends this worker's gradient to the server, which applies it (one SGD step, version+1).
   //   costs     apply time (1 ms in most scenarios) on this worker AND on the server
   //   requires  this worker and the server idle (serialise pushes yourself); a gradient this
   //             worker computed; staleness within the bound, if the scenario sets one
-  void push(Gradient gradient);
   template <typename Token>
   auto async_push(Gradient gradient, Token&& token) {
     return boost::asio::async_initiate<Token, void(boost::system::error_code)>(
         [this](auto handler, Gradient g) { start_push(std::move(g), std::move(handler)); }, token,
         std::move(gradient));
   }
+  void push(Gradient gradient) { async_push(std::move(gradient), blocking_call("Worker::push")); }
 
  private:
   friend class Cluster;
   friend class detail::World;
   Worker(detail::World& world, int index) : world_(&world), index_(index) {}
 
-  using WeightsHandler =
-      boost::asio::any_completion_handler<void(boost::system::error_code, Weights)>;
-  using GradientHandler =
-      boost::asio::any_completion_handler<void(boost::system::error_code, Gradient)>;
-  using DoneHandler = boost::asio::any_completion_handler<void(boost::system::error_code)>;
-  void start_pull(WeightsHandler handler);
-  void start_compute(Weights weights, int mini_batch, GradientHandler handler);
-  void start_push(Gradient gradient, DoneHandler handler);
+  void start_pull(Handler<Weights> handler);
+  void start_compute(Weights weights, int mini_batch, Handler<Gradient> handler);
+  void start_push(Gradient gradient, Handler<> handler);
 
   detail::World* world_;
   int index_;
@@ -140,7 +147,6 @@ class ParameterServer {
   //   costs     apply time on the server and on every worker sending a gradient
   //   requires  the server and those workers idle; gradients not empty, from distinct workers
   //   fails     with errc::worker_failed, applying nothing, if a sending worker has failed
-  void apply_average(std::vector<Gradient> gradients);
   template <typename Token>
   auto async_apply_average(std::vector<Gradient> gradients, Token&& token) {
     return boost::asio::async_initiate<Token, void(boost::system::error_code)>(
@@ -149,12 +155,14 @@ class ParameterServer {
         },
         token, std::move(gradients));
   }
+  void apply_average(std::vector<Gradient> gradients) {
+    async_apply_average(std::move(gradients), blocking_call("ParameterServer::apply_average"));
+  }
 
  private:
   friend class Cluster;
   explicit ParameterServer(detail::World& world) : world_(&world) {}
-  void start_apply_average(std::vector<Gradient> gradients,
-                           boost::asio::any_completion_handler<void(boost::system::error_code)>);
+  void start_apply_average(std::vector<Gradient> gradients, Handler<>);
   detail::World* world_;
 };
 
@@ -181,3 +189,14 @@ class Cluster {
 };
 
 }  // namespace overlap::param_server
+
+template <>
+struct boost::system::is_error_code_enum<overlap::param_server::errc> : std::true_type {};
+
+namespace overlap {
+
+// What train() takes in this exercise: `void train(overlap::param_server::Cluster&)` or its
+// coroutine form, registered with OVERLAP_TRAIN(train) (overlap/train.hpp).
+using ExerciseApi = param_server::Cluster;
+
+}  // namespace overlap

@@ -17,9 +17,10 @@
 //     optimizer_step; the weights must equal a sequential run's.
 #pragma once
 
-#include <boost/asio/any_completion_handler.hpp>
 #include <boost/asio/async_result.hpp>
+#include <overlap/blocking.hpp>
 #include <overlap/error.hpp>
+#include <overlap/handler.hpp>
 #include <overlap/tensor.hpp>
 #include <overlap/train.hpp>
 #include <vector>
@@ -43,7 +44,6 @@ class Stage {
   //   requires  the stage idle; micro_batch in [0, micro_batches()) and not already in flight
   //             here; x = the previous stage's output (stage 0: pipeline.input(step, mb))
   //   returns   the next stage's input (last stage: the output for loss_gradient)
-  Tensor forward(int micro_batch, const Tensor& x);
   template <typename Token>
   auto async_forward(int micro_batch, Tensor x, Token&& token) {
     return boost::asio::async_initiate<Token, void(boost::system::error_code, Tensor)>(
@@ -52,6 +52,9 @@ class Stage {
         },
         token, micro_batch, std::move(x));
   }
+  Tensor forward(int micro_batch, const Tensor& x) {
+    return async_forward(micro_batch, x, blocking_call("Stage::forward"));
+  }
 
   // backward: gradients for one micro-batch; adds this layer's weight gradient to the step's sum.
   //   costs     the stage's backward time (20 ms in the default scenario); the stage is busy
@@ -59,7 +62,6 @@ class Stage {
   //   requires  the stage idle; forward(micro_batch) done on this stage; grad = the next
   //             stage's backward result (last stage: pipeline.loss_gradient(step, mb, output))
   //   returns   the gradient for the previous stage's backward (ignored on stage 0)
-  Tensor backward(int micro_batch, const Tensor& grad);
   template <typename Token>
   auto async_backward(int micro_batch, Tensor grad, Token&& token) {
     return boost::asio::async_initiate<Token, void(boost::system::error_code, Tensor)>(
@@ -68,28 +70,28 @@ class Stage {
         },
         token, micro_batch, std::move(grad));
   }
+  Tensor backward(int micro_batch, const Tensor& grad) {
+    return async_backward(micro_batch, grad, blocking_call("Stage::backward"));
+  }
 
   // optimizer_step: applies the summed gradient to this stage's weights and clears the sum.
   //   costs     nothing in the shipped scenarios (the step time is all forward and backward)
   //   requires  the stage idle; every micro-batch of the step through backward on this stage
-  void optimizer_step();
   template <typename Token>
   auto async_optimizer_step(Token&& token) {
     return boost::asio::async_initiate<Token, void(boost::system::error_code)>(
         [this](auto handler) { start_optimizer_step(std::move(handler)); }, token);
   }
+  void optimizer_step() { async_optimizer_step(blocking_call("Stage::optimizer_step")); }
 
  private:
   friend class Pipeline;
   friend class detail::World;
   Stage(detail::World& world, int index) : world_(&world), index_(index) {}
 
-  using TensorHandler =
-      boost::asio::any_completion_handler<void(boost::system::error_code, Tensor)>;
-  using DoneHandler = boost::asio::any_completion_handler<void(boost::system::error_code)>;
-  void start_forward(int micro_batch, Tensor x, TensorHandler handler);
-  void start_backward(int micro_batch, Tensor grad, TensorHandler handler);
-  void start_optimizer_step(DoneHandler handler);
+  void start_forward(int micro_batch, Tensor x, Handler<Tensor> handler);
+  void start_backward(int micro_batch, Tensor grad, Handler<Tensor> handler);
+  void start_optimizer_step(Handler<> handler);
 
   detail::World* world_;
   int index_;
@@ -120,3 +122,11 @@ class Pipeline {
 };
 
 }  // namespace overlap::pipeline
+
+namespace overlap {
+
+// What train() takes in this exercise: `void train(overlap::pipeline::Pipeline&)` or its coroutine
+// form, registered with OVERLAP_TRAIN(train) (overlap/train.hpp).
+using ExerciseApi = pipeline::Pipeline;
+
+}  // namespace overlap

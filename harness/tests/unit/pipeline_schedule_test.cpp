@@ -98,7 +98,7 @@ BOOST_AUTO_TEST_CASE(one_f_one_b_reaches_every_scenarios_stated_optimum_within_b
       const Schedule run = simulate(sc.forward_ms, sc.backward_ms, sc.micro_batches,
                                     one_f_one_b(sc.stages(), sc.micro_batches));
       BOOST_TEST(run.makespan == sc.optimum_step_ms);
-      BOOST_TEST(lower_bound(sc).step_ms == sc.optimum_step_ms);  // the bound is tight here
+      BOOST_TEST(lower_bound(sc).ms == sc.optimum_step_ms);  // the bound is tight here
       for (int s = 0; s < sc.stages(); ++s) {
         BOOST_TEST(run.peak_stashes[s] == sc.stages() - s);
         BOOST_TEST(run.peak_stashes[s] <= sc.stashes[s]);
@@ -110,13 +110,13 @@ BOOST_AUTO_TEST_CASE(one_f_one_b_reaches_every_scenarios_stated_optimum_within_b
 BOOST_AUTO_TEST_CASE(the_figures_the_brief_states) {
   const Scenario& d = *find_scenario("default");
   BOOST_TEST(baseline_step_ms(d) == 960);
-  BOOST_TEST(lower_bound(d).step_ms == 330);
+  BOOST_TEST(lower_bound(d).ms == 330);
   BOOST_TEST(baseline_step_ms(*find_scenario("imbalanced")) == 1080);
-  BOOST_TEST(lower_bound(*find_scenario("imbalanced")).step_ms == 450);
+  BOOST_TEST(lower_bound(*find_scenario("imbalanced")).ms == 450);
   BOOST_TEST(baseline_step_ms(*find_scenario("deep")) == 7680);
-  BOOST_TEST(lower_bound(*find_scenario("deep")).step_ms == 1170);
+  BOOST_TEST(lower_bound(*find_scenario("deep")).ms == 1170);
   BOOST_TEST(baseline_step_ms(*find_scenario("two-stage")) == 480);
-  BOOST_TEST(lower_bound(*find_scenario("two-stage")).step_ms == 270);
+  BOOST_TEST(lower_bound(*find_scenario("two-stage")).ms == 270);
 }
 
 BOOST_AUTO_TEST_CASE(gpipe_matches_one_f_one_b_in_time_but_needs_m_stashes) {
@@ -130,7 +130,7 @@ BOOST_AUTO_TEST_CASE(the_closed_form_bound_is_not_tight_when_the_slowest_stage_i
   Scenario slow_first = *find_scenario("default");
   slow_first.forward_ms = {15, 10, 10, 10};
   slow_first.backward_ms = {30, 20, 20, 20};
-  BOOST_TEST(lower_bound(slow_first).step_ms == 360);
+  BOOST_TEST(lower_bound(slow_first).ms == 360);
   BOOST_TEST(
       simulate(slow_first.forward_ms, slow_first.backward_ms, 8, one_f_one_b(4, 8)).makespan ==
       405);
@@ -153,7 +153,7 @@ BOOST_AUTO_TEST_CASE(a_small_stash_budget_raises_the_bound_by_littles_law) {
   Scenario tight = *find_scenario("default");
   tight.stashes = {2, 2, 2, 2};
   // Stage 0: a stash lives >= 120 ms; 2 stashes serve 8 micro-batches in >= 4 x 120 ms.
-  BOOST_TEST(lower_bound(tight).step_ms == 480);
+  BOOST_TEST(lower_bound(tight).ms == 480);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -4,8 +4,8 @@
 
 #include <boost/asio.hpp>
 #include <boost/asio/experimental/channel.hpp>
-#include <boost/asio/spawn.hpp>
 #include <boost/test/unit_test.hpp>
+#include <overlap/blocking.hpp>
 #include <string>
 #include <vector>
 
@@ -152,8 +152,7 @@ BOOST_AUTO_TEST_CASE(blocking_calls_suspend_only_their_actor) {
   std::vector<std::string> order;
   int done = 0;
   auto blocking_work = [&](Device& d, double t, int v) {
-    BlockingCall call(sim, "work");
-    return async_work(sim, d, t, v, call.yield());
+    return async_work(sim, d, t, v, overlap::blocking_call("work"));
   };
   spawn_actor(
       sim, [&] { order.push_back(fmt::format("a{}", blocking_work(a, 30, 1))); },
@@ -180,8 +179,7 @@ BOOST_AUTO_TEST_CASE(fork_join_runs_actors_in_parallel_and_waits_for_all) {
       [&] {
         for (int round = 0; round < 3; ++round) {
           fork_join(sim, 4, [&](int i) {
-            BlockingCall call(sim, "work");
-            async_work(sim, *workers[i], 10.0 * (1 << i), i, call.yield());
+            async_work(sim, *workers[i], 10.0 * (1 << i), i, overlap::blocking_call("work"));
           });
         }
       },
@@ -192,10 +190,11 @@ BOOST_AUTO_TEST_CASE(fork_join_runs_actors_in_parallel_and_waits_for_all) {
 
 BOOST_AUTO_TEST_CASE(a_blocking_call_from_a_coroutine_throws_a_clear_error) {
   Simulator sim;
+  Device& device = sim.add_device("stage 0");
   std::exception_ptr error;
   bool returned = false;
   auto coroutine = [&]() -> asio::awaitable<void> {
-    BlockingCall call(sim, "Stage::forward");
+    async_work(sim, device, 10, 1, overlap::blocking_call("Stage::forward"));
     co_return;
   };
   spawn_coroutine(sim, coroutine(), [&](std::exception_ptr e) {

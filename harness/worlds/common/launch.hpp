@@ -9,26 +9,26 @@
 
 namespace overlap::worlds {
 
-template <typename World>
-void launch(sim::Simulator& sim, const Entry<World>& entry, World& world, sim::Done done) {
+template <typename Api>
+void launch(sim::Simulator& sim, const Entry<Api>& entry, Api& api, sim::Done done) {
   if (entry.blocking) {
     sim::spawn_actor(
-        sim, [&world, train = entry.blocking] { train(world); }, std::move(done));
+        sim, [&api, train = entry.blocking] { train(api); }, std::move(done));
   } else {
-    sim::spawn_coroutine(sim, entry.coroutine(world), std::move(done));
+    sim::spawn_coroutine(sim, entry.coroutine(api), std::move(done));
   }
 }
 
 // Starts the submission once per actor (the world's API object: one, or one per rank) and runs
 // the simulation until every actor has returned, one has thrown, or nothing more can happen;
 // or until 20 times the baseline's virtual time, or 5 million events, have gone by.
-template <typename World>
-RunOutcome run_submission(sim::Simulator& sim, const Entry<World>& entry,
-                          const std::vector<World*>& actors, double baseline_ms) {
+template <typename Api>
+RunOutcome run_submission(sim::Simulator& sim, const Entry<Api>& entry,
+                          const std::vector<Api*>& actors, double baseline_ms) {
   sim.set_limits(sim::ms(20 * baseline_ms), 5'000'000);
   RunOutcome outcome;
   std::size_t returned = 0;
-  for (World* actor : actors) {
+  for (Api* actor : actors) {
     launch(sim, entry, *actor, [&](std::exception_ptr e) {
       ++returned;
       if (e && !outcome.thrown) outcome.thrown = e;

@@ -87,23 +87,28 @@ void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
   }
 }
 
-grade::ScenarioResult record_run(const sim::Simulator& sim, const RunOutcome& outcome,
-                                 const ScenarioFacts& facts) {
+grade::ScenarioResult record_facts(const ScenarioFacts& facts) {
   grade::ScenarioResult result;
   result.name = facts.name;
   result.description = facts.description;
   result.baseline_ms = facts.baseline_ms;
-  result.bound_ms = facts.bound_ms;
-  result.bound_derivation = facts.bound_derivation;
-  result.optimum_ms = facts.optimum_ms;
-  result.optimum_note = facts.optimum_note;
+  result.bound_ms = facts.bound.ms;
+  result.bound_derivation = facts.bound.derivation;
+  result.optimum_ms = facts.best_known_ms;
+  result.optimum_note = facts.best_known_note;
+  return result;
+}
+
+grade::ScenarioResult record_run(const sim::Simulator& sim, const RunOutcome& outcome,
+                                 const ScenarioFacts& facts) {
+  grade::ScenarioResult result = record_facts(facts);
   result.finished = outcome.completed();
   result.makespan_ms = sim::to_ms(sim.finish_time());
   result.chart_window_ms = result.makespan_ms;
   for (const sim::Device& device : sim.devices()) {
     sim::Time busy = device.busy;
     if (!device.idle()) busy += sim.finish_time() - device.busy_since;
-    result.devices.push_back(
+    result.utilisation.push_back(
         {device.name, sim::to_ms(busy),
          sim.finish_time() > 0 ? static_cast<double>(busy) / static_cast<double>(sim.finish_time())
                                : 0.0});

@@ -6,7 +6,8 @@
 #include <string>
 
 #include "../../core/simulator.hpp"
-#include "../../grader/result.hpp"
+#include "../../result/result.hpp"
+#include "facts.hpp"
 
 namespace overlap::worlds {
 
@@ -18,21 +19,13 @@ struct RunOutcome {
   bool completed() const { return returned && !thrown; }  // the result is there to check
 };
 
-// What a world says about a scenario, beside the run itself.
-struct ScenarioFacts {
-  std::string name;
-  std::string description;
-  double baseline_ms = 0;
-  double bound_ms = 0;
-  std::string bound_derivation;
-  double optimum_ms = 0;
-  std::string optimum_note;
-};
-
 // Adds a violation for a run that deadlocked, hit a limit or threw. `outstanding` is the world's
 // account of unfinished work, for the deadlock message.
 void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
                            const std::string& outstanding);
+
+// The scenario's facts alone, as a result with no run.
+grade::ScenarioResult record_facts(const ScenarioFacts& facts);
 
 // The grader's result: the scenario's facts, then makespan, device use, memory peaks, the
 // timeline (charted whole) and the violations of the run.

@@ -1,10 +1,8 @@
-// A world's scenario list, as the grader sees it: names and descriptions, and lookup by name.
+// Looking up a world's scenario by name.
 #pragma once
 
 #include <string>
 #include <vector>
-
-#include "../../grader/exercise.hpp"
 
 namespace overlap::worlds {
 
@@ -14,13 +12,6 @@ const Scenario* find_by_name(const std::vector<Scenario>& all, const std::string
     if (s.name == name) return &s;
   }
   return nullptr;
-}
-
-template <typename Scenario>
-std::vector<grade::ScenarioInfo> infos(const std::vector<Scenario>& all) {
-  std::vector<grade::ScenarioInfo> out;
-  for (const Scenario& s : all) out.push_back({s.name, s.description});
-  return out;
 }
 
 }  // namespace overlap::worlds

@@ -5,11 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "../common/launch.hpp"
-#include "../common/run_record.hpp"
-#include "../common/scenario_list.hpp"
+#include "../common/run_world.hpp"
 #include "oracle.hpp"
-#include "world.hpp"
 
 namespace overlap::fsdp {
 
@@ -18,7 +15,9 @@ namespace {
 // Sums may only differ in rounding from the oracle's.
 constexpr double kTolerance = 1e-12;
 
-void check_finished_run(const detail::World& world, sim::Simulator& sim) {
+}  // namespace
+
+void Contract::check(const detail::World& world, sim::Simulator& sim) {
   const Scenario& sc = world.scenario();
   const std::vector<model::Vector> expected = oracle(sc);
   const int shard = model::shard_size(sc.ranks);
@@ -46,10 +45,10 @@ void check_finished_run(const detail::World& world, sim::Simulator& sim) {
   }
 }
 
-void add_figures(grade::ScenarioResult& result) {
+void Contract::add_figures(const detail::World&, grade::ScenarioResult& result) {
   // Communication not hidden under compute, on the slowest rank: makespan minus its compute.
   double compute = 0;
-  for (const grade::DeviceUse& d : result.devices) {
+  for (const grade::DeviceUse& d : result.utilisation) {
     if (d.device.ends_with("compute")) compute = std::max(compute, d.busy_ms);
   }
   result.figures.push_back({"exposed communication", result.makespan_ms - compute, "ms"});
@@ -60,45 +59,18 @@ void add_figures(grade::ScenarioResult& result) {
   result.figures.push_back({"peak gathered layers", peak, "per rank"});
 }
 
-class FsdpExercise final : public grade::Exercise {
- public:
-  explicit FsdpExercise(Entry<Rank> submission) : submission_(submission) {}
+worlds::ScenarioFacts Contract::facts(const Scenario& sc) {
+  return {sc.name,         sc.description,
+          baseline_ms(sc), lower_bound(sc),
+          sc.optimum_ms,   fmt::format("{:g} ms: {}", sc.optimum_ms, sc.optimum_note)};
+}
 
-  std::string name() const override { return "fsdp"; }
-
-  std::vector<grade::ScenarioInfo> scenarios() const override {
-    return worlds::infos(fsdp::scenarios());
-  }
-
-  grade::ScenarioResult run(const std::string& name) const override {
-    const Scenario& sc = *find_scenario(name);
-    const double baseline = baseline_ms(sc);
-    sim::Simulator sim;
-    detail::World world(sc, sim);
-    std::vector<Rank*> ranks;
-    for (int r = 0; r < sc.ranks; ++r) ranks.push_back(&world.rank(r));
-    const worlds::RunOutcome outcome =
-        worlds::run_submission(sim, submission_, ranks, baseline);  // SPMD
-    worlds::add_run_end_violation(sim, outcome, world.outstanding());
-    if (outcome.completed()) check_finished_run(world, sim);
-
-    const Bound bound = lower_bound(sc);
-    grade::ScenarioResult result = worlds::record_run(
-        sim, outcome,
-        {sc.name, sc.description, baseline, bound.ms, bound.derivation, sc.optimum_ms,
-         fmt::format("{:g} ms: {}", sc.optimum_ms, sc.optimum_note)});
-    add_figures(result);
-    return result;
-  }
-
- private:
-  Entry<Rank> submission_;
-};
-
-}  // namespace
-
-std::unique_ptr<grade::Exercise> make_exercise(Entry<Rank> submission) {
-  return std::make_unique<FsdpExercise>(submission);
+std::vector<Rank*> Contract::actors(detail::World& world) {
+  std::vector<Rank*> ranks;
+  for (int r = 0; r < world.scenario().ranks; ++r) ranks.push_back(&world.rank(r));
+  return ranks;
 }
 
 }  // namespace overlap::fsdp
+
+OVERLAP_REGISTER_WORLD(overlap::fsdp::Contract)

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "../common/facts.hpp"
+
 namespace overlap::fsdp {
 
 struct Scenario {
@@ -43,10 +45,7 @@ const Scenario* find_scenario(const std::string& name);
 // backward, reduce-scatter, release.
 double baseline_ms(const Scenario& s);
 
-struct Bound {
-  double ms = 0;
-  std::string derivation;
-};
+using worlds::Bound;
 
 // A lower bound every schedule obeys: the busiest stream, plus the work that must come before
 // its first operation and after its last (see the derivation it returns).

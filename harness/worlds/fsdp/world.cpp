@@ -1,7 +1,6 @@
 #include "world.hpp"
 
 #include <boost/asio/post.hpp>
-#include <boost/asio/spawn.hpp>
 
 #include "../../core/actor.hpp"
 #include "../../core/operation.hpp"
@@ -15,38 +14,25 @@ int Rank::num_layers() const { return world_->scenario().layers; }
 int Rank::param_buffers() const { return world_->scenario().param_buffers; }
 int Rank::grad_buffers() const { return world_->scenario().grad_buffers; }
 
-void Rank::start_copy_in(int layer, Handler h) {
+void Rank::start_copy_in(int layer, Handler<> h) {
   world_->start_copy_in(index_, layer, std::move(h));
 }
-void Rank::start_all_gather(int layer, Handler h) {
+void Rank::start_all_gather(int layer, Handler<> h) {
   world_->start_collective(index_, detail::kAllGather, layer, std::move(h));
 }
-void Rank::start_forward(int layer, Handler h) {
+void Rank::start_forward(int layer, Handler<> h) {
   world_->start_forward(index_, layer, std::move(h));
 }
-void Rank::start_backward(int layer, Handler h) {
+void Rank::start_backward(int layer, Handler<> h) {
   world_->start_backward(index_, layer, std::move(h));
 }
-void Rank::start_reduce_scatter(int layer, Handler h) {
+void Rank::start_reduce_scatter(int layer, Handler<> h) {
   world_->start_collective(index_, detail::kReduceScatter, layer, std::move(h));
 }
-void Rank::start_optimizer_step(int, Handler h) {
+void Rank::start_optimizer_step(int, Handler<> h) {
   world_->start_optimizer_step(index_, std::move(h));
 }
 
-void Rank::blocking(void (Rank::*start)(int, Handler), int layer, const char* name) {
-  sim::BlockingCall call(world_->sim(), name);
-  initiate(start, layer, call.yield());
-}
-
-void Rank::copy_in(int layer) { blocking(&Rank::start_copy_in, layer, "Rank::copy_in"); }
-void Rank::all_gather(int layer) { blocking(&Rank::start_all_gather, layer, "Rank::all_gather"); }
-void Rank::forward(int layer) { blocking(&Rank::start_forward, layer, "Rank::forward"); }
-void Rank::backward(int layer) { blocking(&Rank::start_backward, layer, "Rank::backward"); }
-void Rank::reduce_scatter(int layer) {
-  blocking(&Rank::start_reduce_scatter, layer, "Rank::reduce_scatter");
-}
-void Rank::optimizer_step() { blocking(&Rank::start_optimizer_step, -1, "Rank::optimizer_step"); }
 void Rank::release(int layer) { world_->release(index_, layer); }
 
 // --- the world -----------------------------------------------------------------------------
@@ -89,11 +75,11 @@ void World::violation(const char* kind, fmt::format_string<Args...> format, Args
   sim_.violations().add(kind, fmt::format(format, std::forward<Args>(args)...), sim_.now());
 }
 
-void World::reject(int r, Handler handler, std::string message) {
+void World::reject(int r, Handler<> handler, std::string message) {
   sim::reject(sim_, std::move(handler), fmt::format("rank {}: {}", r, message));
 }
 
-bool World::check_usable(int r, int layer, const char* op, Handler& handler) {
+bool World::check_usable(int r, int layer, const char* op, Handler<>& handler) {
   LayerState& ls = ranks_[r].layers[layer];
   if (ls.params == Params::gathered) return true;
   if (ls.params == Params::gathering) {
@@ -108,7 +94,7 @@ bool World::check_usable(int r, int layer, const char* op, Handler& handler) {
   return false;
 }
 
-void World::start_copy_in(int r, int layer, Handler handler) {
+void World::start_copy_in(int r, int layer, Handler<> handler) {
   if (layer < 0 || layer >= scenario_.layers) {
     return reject(r, std::move(handler), fmt::format("copy_in(layer {}) is out of range", layer));
   }
@@ -118,7 +104,7 @@ void World::start_copy_in(int r, int layer, Handler handler) {
             [&rs, layer](sim::OpStatus) { rs.layers[layer].copied = true; });
 }
 
-void World::start_collective(int r, Kind kind, int layer, Handler handler) {
+void World::start_collective(int r, Kind kind, int layer, Handler<> handler) {
   RankState& rs = ranks_[r];
   if (layer < 0 || layer >= scenario_.layers) {
     return reject(r, std::move(handler),
@@ -203,7 +189,7 @@ void World::complete(Kind kind, std::size_t k) {
   group.waiting.clear();
 }
 
-void World::start_forward(int r, int layer, Handler handler) {
+void World::start_forward(int r, int layer, Handler<> handler) {
   RankState& rs = ranks_[r];
   if (layer != rs.forwards) {
     return reject(
@@ -227,7 +213,7 @@ void World::start_forward(int r, int layer, Handler handler) {
             [&ls](sim::OpStatus) { --ls.users; });
 }
 
-void World::start_backward(int r, int layer, Handler handler) {
+void World::start_backward(int r, int layer, Handler<> handler) {
   RankState& rs = ranks_[r];
   const int next = scenario_.layers - 1 - rs.backwards;
   if (rs.forwards < scenario_.layers || layer != next) {
@@ -252,7 +238,7 @@ void World::start_backward(int r, int layer, Handler handler) {
             });
 }
 
-void World::start_optimizer_step(int r, Handler handler) {
+void World::start_optimizer_step(int r, Handler<> handler) {
   RankState& rs = ranks_[r];
   for (int l = 0; l < scenario_.layers; ++l) {
     if (!rs.layers[l].reduced) {

@@ -16,8 +16,6 @@
 
 namespace overlap::fsdp::detail {
 
-using Handler = boost::asio::any_completion_handler<void(boost::system::error_code)>;
-
 enum Kind { kAllGather = 0, kReduceScatter = 1 };
 
 class World {
@@ -30,11 +28,11 @@ class World {
   const Scenario& scenario() const { return scenario_; }
   sim::Simulator& sim() { return sim_; }
 
-  void start_copy_in(int r, int layer, Handler handler);
-  void start_collective(int r, Kind kind, int layer, Handler handler);
-  void start_forward(int r, int layer, Handler handler);
-  void start_backward(int r, int layer, Handler handler);
-  void start_optimizer_step(int r, Handler handler);
+  void start_copy_in(int r, int layer, Handler<> handler);
+  void start_collective(int r, Kind kind, int layer, Handler<> handler);
+  void start_forward(int r, int layer, Handler<> handler);
+  void start_backward(int r, int layer, Handler<> handler);
+  void start_optimizer_step(int r, Handler<> handler);
   void release(int r, int layer);
 
   // What the checks read once the run is over.
@@ -73,14 +71,14 @@ class World {
   struct Group {
     int layer = 0;
     int first_rank = 0;
-    std::map<int, Handler> waiting;  // node-based: handlers are never move-assigned
+    std::map<int, Handler<>> waiting;  // node-based: handlers are never move-assigned
     std::map<int, sim::OpId> ops;
   };
 
   template <typename... Args>
   void violation(const char* kind, fmt::format_string<Args...> format, Args&&... args);
-  void reject(int r, Handler handler, std::string message);
-  bool check_usable(int r, int layer, const char* op, Handler& handler);
+  void reject(int r, Handler<> handler, std::string message);
+  bool check_usable(int r, int layer, const char* op, Handler<>& handler);
   void complete(Kind kind, std::size_t index);
 
   const Scenario& scenario_;

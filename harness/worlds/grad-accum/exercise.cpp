@@ -5,11 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "../common/launch.hpp"
-#include "../common/run_record.hpp"
-#include "../common/scenario_list.hpp"
+#include "../common/run_world.hpp"
 #include "oracle.hpp"
-#include "world.hpp"
 
 namespace overlap::grad_accum {
 
@@ -37,10 +34,11 @@ std::optional<sim::Time> decidable_at(const detail::World& world, const Decision
   return at;
 }
 
-void check_finished_run(const detail::World& world, const OracleRun& expected,
-                        sim::Simulator& sim) {
+}  // namespace
+
+void Contract::check(const detail::World& world, sim::Simulator& sim) {
   const Scenario& sc = world.scenario();
-  const Decision& d = expected.decision;
+  const Decision d = oracle(sc).decision;
   if (!world.stopped_at()) {
     sim.violations().add("missing-stop", "train returned without calling stop()", sim.now());
     return;
@@ -73,8 +71,9 @@ void check_finished_run(const detail::World& world, const OracleRun& expected,
   }
 }
 
-void add_figures(const detail::World& world, const Decision& d, grade::ScenarioResult& result) {
+void Contract::add_figures(const detail::World& world, grade::ScenarioResult& result) {
   const Scenario& sc = world.scenario();
+  const Decision d = oracle(sc).decision;
   result.figures.push_back({"stop check", static_cast<double>(d.stop_check), ""});
   result.figures.push_back({"best check", static_cast<double>(d.best_check), ""});
   int lag_max = 0, lag_sum = 0, lags = 0;
@@ -97,45 +96,16 @@ void add_figures(const detail::World& world, const Decision& d, grade::ScenarioR
   }
 }
 
-class GradAccumExercise final : public grade::Exercise {
- public:
-  explicit GradAccumExercise(Entry<Trainer> submission) : submission_(submission) {}
-
-  std::string name() const override { return "grad-accum"; }
-
-  std::vector<grade::ScenarioInfo> scenarios() const override {
-    return worlds::infos(grad_accum::scenarios());
-  }
-
-  grade::ScenarioResult run(const std::string& name) const override {
-    const Scenario& sc = *find_scenario(name);
-    const OracleRun expected = oracle(sc);
-    const Decision& d = expected.decision;
-    const double baseline = baseline_ms(sc, d);
-    sim::Simulator sim;
-    detail::World world(sc, sim);
-    const worlds::RunOutcome outcome =
-        worlds::run_submission(sim, submission_, {&world.trainer()}, baseline);
-    worlds::add_run_end_violation(sim, outcome, world.outstanding());
-    if (outcome.completed()) check_finished_run(world, expected, sim);
-
-    const Bound bound = lower_bound(sc, d);
-    grade::ScenarioResult result = worlds::record_run(
-        sim, outcome,
-        {sc.name, sc.description, baseline, bound.ms, bound.derivation, sc.optimum_ms,
-         fmt::format("{:g} ms: {}", sc.optimum_ms, sc.optimum_note)});
-    add_figures(world, d, result);
-    return result;
-  }
-
- private:
-  Entry<Trainer> submission_;
-};
-
-}  // namespace
-
-std::unique_ptr<grade::Exercise> make_exercise(Entry<Trainer> submission) {
-  return std::make_unique<GradAccumExercise>(submission);
+worlds::ScenarioFacts Contract::facts(const Scenario& sc) {
+  const Decision d = oracle(sc).decision;
+  return {sc.name,
+          sc.description,
+          baseline_ms(sc, d),
+          lower_bound(sc, d),
+          sc.optimum_ms,
+          fmt::format("{:g} ms: {}", sc.optimum_ms, sc.optimum_note)};
 }
 
 }  // namespace overlap::grad_accum
+
+OVERLAP_REGISTER_WORLD(overlap::grad_accum::Contract)

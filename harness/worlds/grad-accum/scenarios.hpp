@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "../common/facts.hpp"
+
 namespace overlap::grad_accum {
 
 struct Scenario {
@@ -48,10 +50,8 @@ double step_compute_ms(const Scenario& s);
 // The starter: micro-batches one at a time on worker 0, every validation blocking training.
 double baseline_ms(const Scenario& s, const Decision& d);
 
-struct Bound {
-  double ms = 0;
-  std::string derivation;
-};
+using worlds::Bound;
+
 Bound lower_bound(const Scenario& s, const Decision& d);
 
 }  // namespace overlap::grad_accum

@@ -2,19 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <boost/asio/spawn.hpp>
 #include <set>
 
 #include "../../core/actor.hpp"
 #include "../../core/operation.hpp"
 
 namespace overlap::grad_accum {
-
-using GradientHandler =
-    boost::asio::any_completion_handler<void(boost::system::error_code, Gradient)>;
-using CheckpointHandler =
-    boost::asio::any_completion_handler<void(boost::system::error_code, Checkpoint)>;
-using DoneHandler = boost::asio::any_completion_handler<void(boost::system::error_code)>;
 
 // --- the public face -----------------------------------------------------------------------
 
@@ -37,33 +30,18 @@ Weights Trainer::weights() const { return world_->weights(); }
 Snapshot Trainer::snapshot() { return world_->snapshot(); }
 void Trainer::stop(const Checkpoint& best) { world_->stop(best); }
 
-void Trainer::start_apply(std::vector<Gradient> gradients, DoneHandler handler) {
+void Trainer::start_apply(std::vector<Gradient> gradients, Handler<> handler) {
   world_->start_apply(std::move(gradients), std::move(handler));
-}
-
-void Trainer::apply(std::vector<Gradient> gradients) {
-  sim::BlockingCall call(world_->sim(), "Trainer::apply");
-  async_apply(std::move(gradients), call.yield());
 }
 
 double Worker::ms_per_gradient() const { return world_->scenario().worker_ms[index_]; }
 
-void Worker::start_compute(Weights weights, int mb, GradientHandler handler) {
+void Worker::start_compute(Weights weights, int mb, Handler<Gradient> handler) {
   world_->start_compute(index_, std::move(weights), mb, std::move(handler));
 }
 
-Gradient Worker::compute(const Weights& weights, int micro_batch) {
-  sim::BlockingCall call(world_->sim(), "Worker::compute");
-  return async_compute(weights, micro_batch, call.yield());
-}
-
-void Validator::start_validate(Snapshot snapshot, CheckpointHandler handler) {
+void Validator::start_validate(Snapshot snapshot, Handler<Checkpoint> handler) {
   world_->start_validate(index_, std::move(snapshot), std::move(handler));
-}
-
-Checkpoint Validator::validate(Snapshot snapshot) {
-  sim::BlockingCall call(world_->sim(), "Validator::validate");
-  return async_validate(std::move(snapshot), call.yield());
 }
 
 // --- the world -----------------------------------------------------------------------------
@@ -111,7 +89,7 @@ void World::stop(const Checkpoint& best) {
   result_ = best;
 }
 
-void World::start_compute(int w, Weights weights, int mb, GradientHandler handler) {
+void World::start_compute(int w, Weights weights, int mb, Handler<Gradient> handler) {
   if (weights.step_ < 0) {
     return sim::reject(sim_, std::move(handler),
                        fmt::format("worker {}: compute() of empty weights", w));
@@ -125,7 +103,7 @@ void World::start_compute(int w, Weights weights, int mb, GradientHandler handle
       sim::ms(scenario_.worker_ms[w]), std::move(handler), {std::move(g)}, sim::Cancellable::yes);
 }
 
-void World::start_validate(int v, Snapshot snapshot, CheckpointHandler handler) {
+void World::start_validate(int v, Snapshot snapshot, Handler<Checkpoint> handler) {
   if (snapshot.step_ < 0) {
     return sim::reject(sim_, std::move(handler),
                        fmt::format("validator {}: validate() of an empty snapshot", v));
@@ -164,7 +142,7 @@ void World::start_validate(int v, Snapshot snapshot, CheckpointHandler handler) 
       });
 }
 
-void World::start_apply(std::vector<Gradient> gradients, DoneHandler handler) {
+void World::start_apply(std::vector<Gradient> gradients, Handler<> handler) {
   const int n = scenario_.micro_batches;
   if (stopped_at_) {
     sim_.violations().add("applied-after-stop",

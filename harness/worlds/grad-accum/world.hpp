@@ -36,14 +36,9 @@ class World {
   Weights weights() const;
   Snapshot snapshot();
   void stop(const Checkpoint& best);
-  void start_compute(
-      int w, Weights weights, int mb,
-      boost::asio::any_completion_handler<void(boost::system::error_code, Gradient)>);
-  void start_validate(
-      int v, Snapshot snapshot,
-      boost::asio::any_completion_handler<void(boost::system::error_code, Checkpoint)>);
-  void start_apply(std::vector<Gradient> gradients,
-                   boost::asio::any_completion_handler<void(boost::system::error_code)>);
+  void start_compute(int w, Weights weights, int mb, Handler<Gradient>);
+  void start_validate(int v, Snapshot snapshot, Handler<Checkpoint>);
+  void start_apply(std::vector<Gradient> gradients, Handler<>);
 
   // What the checks read once the run is over.
   const std::vector<Validation>& validations() const { return validations_; }

@@ -5,10 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "../common/launch.hpp"
-#include "../common/run_record.hpp"
-#include "../common/scenario_list.hpp"
-#include "world.hpp"
+#include "../common/run_world.hpp"
 
 namespace overlap::param_server {
 
@@ -35,7 +32,9 @@ void check_replay(const detail::World& world, sim::Simulator& sim) {
   }
 }
 
-void check_finished_run(const detail::World& world, sim::Simulator& sim) {
+}  // namespace
+
+void Contract::check(const detail::World& world, sim::Simulator& sim) {
   const Scenario& sc = world.scenario();
   std::vector<int> missing;
   for (int mb = 0; mb < sc.mini_batches; ++mb) {
@@ -60,7 +59,7 @@ void check_finished_run(const detail::World& world, sim::Simulator& sim) {
   }
 }
 
-void add_figures(const detail::World& world, grade::ScenarioResult& result) {
+void Contract::add_figures(const detail::World& world, grade::ScenarioResult& result) {
   std::vector<int> staleness;
   for (const detail::Apply& a : world.applies()) {
     staleness.insert(staleness.end(), a.staleness.begin(), a.staleness.end());
@@ -91,43 +90,12 @@ void add_figures(const detail::World& world, grade::ScenarioResult& result) {
   result.figures.push_back({"final loss", model::loss(world.data(), world.weights()), ""});
 }
 
-class ParamServerExercise final : public grade::Exercise {
- public:
-  explicit ParamServerExercise(Entry<Cluster> submission) : submission_(submission) {}
-
-  std::string name() const override { return "param-server"; }
-
-  std::vector<grade::ScenarioInfo> scenarios() const override {
-    return worlds::infos(param_server::scenarios());
-  }
-
-  grade::ScenarioResult run(const std::string& name) const override {
-    const Scenario& sc = *find_scenario(name);
-    const double baseline = baseline_ms(sc);
-    sim::Simulator sim;
-    detail::World world(sc, sim);
-    const worlds::RunOutcome outcome =
-        worlds::run_submission(sim, submission_, {&world.cluster()}, baseline);
-    worlds::add_run_end_violation(sim, outcome, world.outstanding());
-    if (outcome.completed()) check_finished_run(world, sim);
-
-    const Bound bound = lower_bound(sc);
-    grade::ScenarioResult result = worlds::record_run(
-        sim, outcome,
-        {sc.name, sc.description, baseline, bound.ms, bound.derivation, sc.optimum_ms,
-         fmt::format("{:g} ms: {}", sc.optimum_ms, sc.optimum_note)});
-    add_figures(world, result);
-    return result;
-  }
-
- private:
-  Entry<Cluster> submission_;
-};
-
-}  // namespace
-
-std::unique_ptr<grade::Exercise> make_exercise(Entry<Cluster> submission) {
-  return std::make_unique<ParamServerExercise>(submission);
+worlds::ScenarioFacts Contract::facts(const Scenario& sc) {
+  return {sc.name,         sc.description,
+          baseline_ms(sc), lower_bound(sc),
+          sc.optimum_ms,   fmt::format("{:g} ms: {}", sc.optimum_ms, sc.optimum_note)};
 }
 
 }  // namespace overlap::param_server
+
+OVERLAP_REGISTER_WORLD(overlap::param_server::Contract)

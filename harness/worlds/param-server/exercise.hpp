@@ -1,13 +1,29 @@
-// The parameter-server exercise as the grader sees it.
+// The param-server world under the world contract (../common/world.hpp): what the grader runs.
 #pragma once
 
-#include <memory>
 #include <overlap/param_server.hpp>
+#include <string_view>
+#include <vector>
 
-#include "../../grader/exercise.hpp"
+#include "../common/world.hpp"
+#include "scenarios.hpp"
+#include "world.hpp"
 
 namespace overlap::param_server {
 
-std::unique_ptr<grade::Exercise> make_exercise(Entry<Cluster> submission);
+struct Contract {
+  using Api = Cluster;
+  using Scenario = param_server::Scenario;
+  using State = detail::World;
+  static constexpr std::string_view name = "param-server";
+
+  static const std::vector<Scenario>& scenarios() { return param_server::scenarios(); }
+  static worlds::ScenarioFacts facts(const Scenario& scenario);
+  static std::vector<Api*> actors(State& world) { return {&world.cluster()}; }
+  static std::string outstanding(const State& world) { return world.outstanding(); }
+  static void check(const State& world, sim::Simulator& sim);
+  static void add_figures(const State& world, grade::ScenarioResult& result);
+};
+static_assert(worlds::World<Contract>);
 
 }  // namespace overlap::param_server

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "../common/facts.hpp"
+
 namespace overlap::param_server {
 
 struct Scenario {
@@ -39,10 +41,7 @@ double compute_ms(const Scenario& s, int w, int k);
 // back of the queue.
 double baseline_ms(const Scenario& s);
 
-struct Bound {
-  double ms = 0;
-  std::string derivation;
-};
+using worlds::Bound;
 
 // A lower bound every schedule obeys (see the derivation it returns).
 Bound lower_bound(const Scenario& s);

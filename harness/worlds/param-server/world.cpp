@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <boost/asio/spawn.hpp>
 #include <set>
 
 #include "../../core/actor.hpp"
@@ -26,40 +25,20 @@ void Cluster::run_parallel(int n, const std::function<void(int)>& body) {
 double Worker::ms_per_gradient() const { return world_->scenario().worker_ms[index_]; }
 bool Worker::failed() const { return world_->failed(index_); }
 
-void Worker::start_pull(WeightsHandler handler) { world_->start_pull(index_, std::move(handler)); }
-void Worker::start_compute(Weights weights, int mb, GradientHandler handler) {
+void Worker::start_pull(Handler<Weights> handler) {
+  world_->start_pull(index_, std::move(handler));
+}
+void Worker::start_compute(Weights weights, int mb, Handler<Gradient> handler) {
   world_->start_compute(index_, std::move(weights), mb, std::move(handler));
 }
-void Worker::start_push(Gradient gradient, DoneHandler handler) {
+void Worker::start_push(Gradient gradient, Handler<> handler) {
   world_->start_push(index_, std::move(gradient), std::move(handler));
-}
-
-Weights Worker::pull() {
-  sim::BlockingCall call(world_->sim(), "Worker::pull");
-  return async_pull(call.yield());
-}
-
-Gradient Worker::compute(Weights weights, int mini_batch) {
-  sim::BlockingCall call(world_->sim(), "Worker::compute");
-  return async_compute(std::move(weights), mini_batch, call.yield());
-}
-
-void Worker::push(Gradient gradient) {
-  sim::BlockingCall call(world_->sim(), "Worker::push");
-  async_push(std::move(gradient), call.yield());
 }
 
 int ParameterServer::version() const { return world_->version(); }
 
-void ParameterServer::start_apply_average(
-    std::vector<Gradient> gradients,
-    boost::asio::any_completion_handler<void(boost::system::error_code)> handler) {
+void ParameterServer::start_apply_average(std::vector<Gradient> gradients, Handler<> handler) {
   world_->start_apply_average(std::move(gradients), std::move(handler));
-}
-
-void ParameterServer::apply_average(std::vector<Gradient> gradients) {
-  sim::BlockingCall call(world_->sim(), "ParameterServer::apply_average");
-  async_apply_average(std::move(gradients), call.yield());
 }
 
 // --- the world -----------------------------------------------------------------------------
@@ -100,7 +79,7 @@ void World::refuse_failed(Handler handler) {
   sim::complete_now(sim_, std::move(handler), make_error_code(errc::worker_failed));
 }
 
-void World::start_pull(int w, Worker::WeightsHandler handler) {
+void World::start_pull(int w, Handler<Weights> handler) {
   WorkerState& worker = workers_[w];
   if (worker.failed) return refuse_failed(std::move(handler));
   Weights weights;
@@ -114,7 +93,7 @@ void World::start_pull(int w, Worker::WeightsHandler handler) {
   worker.abort = [op] { WeightsOp::fail(op, make_error_code(errc::worker_failed)); };
 }
 
-void World::start_compute(int w, Weights weights, int mb, Worker::GradientHandler handler) {
+void World::start_compute(int w, Weights weights, int mb, Handler<Gradient> handler) {
   WorkerState& worker = workers_[w];
   if (worker.failed) return refuse_failed(std::move(handler));
   if (weights.worker_ != w) {
@@ -151,7 +130,7 @@ sim::OpId World::begin_send(int w, const Gradient& gradient) {
       sim::ms(scenario_.apply_ms));
 }
 
-void World::start_push(int w, Gradient gradient, Worker::DoneHandler handler) {
+void World::start_push(int w, Gradient gradient, Handler<> handler) {
   if (workers_[w].failed) return refuse_failed(std::move(handler));
   if (gradient.worker_ != w) {
     return sim::reject(
@@ -171,7 +150,7 @@ void World::start_push(int w, Gradient gradient, Worker::DoneHandler handler) {
                 });
 }
 
-void World::start_apply_average(std::vector<Gradient> gradients, Worker::DoneHandler handler) {
+void World::start_apply_average(std::vector<Gradient> gradients, Handler<> handler) {
   std::set<int> senders;
   for (const Gradient& g : gradients) {
     if (g.worker_ < 0) {

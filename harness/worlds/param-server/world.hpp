@@ -34,10 +34,10 @@ class World {
   sim::Simulator& sim() { return sim_; }
   const model::Data& data() const { return data_; }
 
-  void start_pull(int w, Worker::WeightsHandler handler);
-  void start_compute(int w, Weights weights, int mini_batch, Worker::GradientHandler handler);
-  void start_push(int w, Gradient gradient, Worker::DoneHandler handler);
-  void start_apply_average(std::vector<Gradient> gradients, Worker::DoneHandler handler);
+  void start_pull(int w, Handler<Weights> handler);
+  void start_compute(int w, Weights weights, int mini_batch, Handler<Gradient> handler);
+  void start_push(int w, Gradient gradient, Handler<> handler);
+  void start_apply_average(std::vector<Gradient> gradients, Handler<> handler);
   bool failed(int w) const { return workers_[w].failed; }
   int version() const { return version_; }
 

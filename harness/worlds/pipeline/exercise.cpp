@@ -5,11 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "../common/launch.hpp"
-#include "../common/run_record.hpp"
-#include "../common/scenario_list.hpp"
+#include "../common/run_world.hpp"
 #include "oracle.hpp"
-#include "world.hpp"
 
 namespace overlap::pipeline {
 
@@ -42,7 +39,9 @@ void check_weights(const detail::World& world, sim::Simulator& sim) {
   }
 }
 
-void check_finished_run(const detail::World& world, sim::Simulator& sim) {
+}  // namespace
+
+void Contract::check(const detail::World& world, sim::Simulator& sim) {
   const Scenario& sc = world.scenario();
   for (int s = 0; s < sc.stages(); ++s) {
     if (world.steps_done(s) != sc.steps) {
@@ -58,9 +57,25 @@ void check_finished_run(const detail::World& world, sim::Simulator& sim) {
   check_weights(world, sim);
 }
 
-void add_figures(const Scenario& sc, grade::ScenarioResult& result) {
+worlds::ScenarioFacts Contract::facts(const Scenario& sc) {
+  const Bound bound = lower_bound(sc);
+  return {sc.name,
+          fmt::format("{}; {} steps", sc.description, sc.steps),
+          baseline_step_ms(sc) * sc.steps,
+          {bound.ms * sc.steps,
+           fmt::format("{} = {:g} ms per step; steps cannot overlap (a stage's next forward needs "
+                       "its optimizer step), so x{} steps",
+                       bound.derivation, bound.ms, sc.steps)},
+          sc.optimum_step_ms * sc.steps,
+          fmt::format("{:g} ms per step: {}", sc.optimum_step_ms, sc.optimum_note)};
+}
+
+void Contract::add_figures(const detail::World& world, grade::ScenarioResult& result) {
+  const Scenario& sc = world.scenario();
+  // The first step when the run finished; all of it otherwise, to show where it stopped.
+  if (result.finished) result.chart_window_ms = result.makespan_ms / sc.steps;
   double busy = 0;
-  for (const grade::DeviceUse& d : result.devices) busy += d.busy_ms;
+  for (const grade::DeviceUse& d : result.utilisation) busy += d.busy_ms;
   const double capacity = result.makespan_ms * sc.stages();
   result.figures.push_back({"makespan per step", result.makespan_ms / sc.steps, "ms"});
   result.figures.push_back({"bubble fraction", capacity > 0 ? 1.0 - busy / capacity : 0, ""});
@@ -69,50 +84,6 @@ void add_figures(const Scenario& sc, grade::ScenarioResult& result) {
                             static_cast<double>(p - 1) / (m + p - 1), ""});
 }
 
-class PipelineExercise final : public grade::Exercise {
- public:
-  explicit PipelineExercise(Entry<Pipeline> submission) : submission_(submission) {}
-
-  std::string name() const override { return "pipeline"; }
-
-  std::vector<grade::ScenarioInfo> scenarios() const override {
-    return worlds::infos(pipeline::scenarios());
-  }
-
-  grade::ScenarioResult run(const std::string& name) const override {
-    const Scenario& sc = *find_scenario(name);
-    const double baseline = baseline_step_ms(sc) * sc.steps;
-    sim::Simulator sim;
-    detail::World world(sc, sim);
-    const worlds::RunOutcome outcome =
-        worlds::run_submission(sim, submission_, {&world.pipeline()}, baseline);
-    worlds::add_run_end_violation(sim, outcome, world.outstanding());
-    if (outcome.completed()) check_finished_run(world, sim);
-
-    const Bound bound = lower_bound(sc);
-    grade::ScenarioResult result = worlds::record_run(
-        sim, outcome,
-        {sc.name, fmt::format("{}; {} steps", sc.description, sc.steps), baseline,
-         bound.step_ms * sc.steps,
-         fmt::format("{} = {:g} ms per step; steps cannot overlap (a stage's next forward needs "
-                     "its optimizer step), so x{} steps",
-                     bound.derivation, bound.step_ms, sc.steps),
-         sc.optimum_step_ms * sc.steps,
-         fmt::format("{:g} ms per step: {}", sc.optimum_step_ms, sc.optimum_note)});
-    // The first step when the run finished; all of it otherwise, to show where it stopped.
-    if (result.finished) result.chart_window_ms = result.makespan_ms / sc.steps;
-    add_figures(sc, result);
-    return result;
-  }
-
- private:
-  Entry<Pipeline> submission_;
-};
-
-}  // namespace
-
-std::unique_ptr<grade::Exercise> make_exercise(Entry<Pipeline> submission) {
-  return std::make_unique<PipelineExercise>(submission);
-}
-
 }  // namespace overlap::pipeline
+
+OVERLAP_REGISTER_WORLD(overlap::pipeline::Contract)

@@ -79,8 +79,8 @@ Bound lower_bound(const Scenario& s) {
     // Stage st starts after the first micro-batch reaches it, runs m forwards and m backwards,
     // and its last gradient must still travel back to stage 0.
     const double own = m * (s.forward_ms[st] + s.backward_ms[st]);
-    if (before + own > bound.step_ms) {
-      bound.step_ms = before + own;
+    if (before + own > bound.ms) {
+      bound.ms = before + own;
       bound.derivation = fmt::format(
           "max over stages s of sum_(i<s)(f_i+b_i) + m(f_s+b_s), reached at stage {}: {:g} ms for "
           "the first micro-batch to reach it and the last gradient to return, plus {} forwards "
@@ -92,8 +92,8 @@ Bound lower_bound(const Scenario& s) {
     double held = 0;
     for (int i = st; i < p; ++i) held += s.forward_ms[i] + s.backward_ms[i];
     const int rounds = (m + s.stashes[st] - 1) / s.stashes[st];
-    if (before + rounds * held > bound.step_ms) {
-      bound.step_ms = before + rounds * held;
+    if (before + rounds * held > bound.ms) {
+      bound.ms = before + rounds * held;
       bound.derivation = fmt::format(
           "stash budget on stage {}: a stash lives at least {:g} ms (its forward to its backward), "
           "so {} stashes serve {} micro-batches in no less than {} x {:g} ms, plus {:g} ms in and "
@@ -102,7 +102,7 @@ Bound lower_bound(const Scenario& s) {
     }
     before += s.forward_ms[st] + s.backward_ms[st];
   }
-  bound.step_ms += s.optimizer_ms;
+  bound.ms += s.optimizer_ms;
   return bound;
 }
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "../common/facts.hpp"
+
 namespace overlap::pipeline {
 
 struct Scenario {
@@ -31,10 +33,7 @@ const Scenario* find_scenario(const std::string& name);
 // The starter's strategy: one micro-batch at a time through every stage and back.
 double baseline_step_ms(const Scenario& s);
 
-struct Bound {
-  double step_ms = 0;
-  std::string derivation;
-};
+using worlds::Bound;
 
 // A lower bound on one step that every schedule obeys (see the derivation it returns).
 Bound lower_bound(const Scenario& s);

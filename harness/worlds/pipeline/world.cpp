@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <boost/asio/spawn.hpp>
-
 #include "../../core/actor.hpp"
 #include "../../core/operation.hpp"
 
@@ -32,29 +30,14 @@ Tensor Pipeline::loss_gradient(int step, int micro_batch, const Tensor& output) 
       model::target(world_->shape(), world_->scenario().seed, step, micro_batch));
 }
 
-void Stage::start_forward(int mb, Tensor x, TensorHandler handler) {
+void Stage::start_forward(int mb, Tensor x, Handler<Tensor> handler) {
   world_->start_forward(index_, mb, std::move(x), std::move(handler));
 }
-void Stage::start_backward(int mb, Tensor grad, TensorHandler handler) {
+void Stage::start_backward(int mb, Tensor grad, Handler<Tensor> handler) {
   world_->start_backward(index_, mb, std::move(grad), std::move(handler));
 }
-void Stage::start_optimizer_step(DoneHandler handler) {
+void Stage::start_optimizer_step(Handler<> handler) {
   world_->start_optimizer_step(index_, std::move(handler));
-}
-
-Tensor Stage::forward(int micro_batch, const Tensor& x) {
-  sim::BlockingCall call(world_->sim(), "Stage::forward");
-  return async_forward(micro_batch, x, call.yield());
-}
-
-Tensor Stage::backward(int micro_batch, const Tensor& grad) {
-  sim::BlockingCall call(world_->sim(), "Stage::backward");
-  return async_backward(micro_batch, grad, call.yield());
-}
-
-void Stage::optimizer_step() {
-  sim::BlockingCall call(world_->sim(), "Stage::optimizer_step");
-  async_optimizer_step(call.yield());
 }
 
 // --- the world -----------------------------------------------------------------------------
@@ -84,7 +67,7 @@ void World::reject(Handler handler, int stage, std::string message) {
   sim::reject(sim_, std::move(handler), fmt::format("stage {}: {}", stage, message));
 }
 
-void World::start_forward(int s, int mb, Tensor x, Stage::TensorHandler handler) {
+void World::start_forward(int s, int mb, Tensor x, Handler<Tensor> handler) {
   StageState& st = stages_[s];
   const int step = st.steps_done;
   if (mb < 0 || mb >= scenario_.micro_batches) {
@@ -112,7 +95,7 @@ void World::start_forward(int s, int mb, Tensor x, Stage::TensorHandler handler)
                  sim::ms(scenario_.forward_ms[s]), std::move(handler), {std::move(y)});
 }
 
-void World::start_backward(int s, int mb, Tensor grad, Stage::TensorHandler handler) {
+void World::start_backward(int s, int mb, Tensor grad, Handler<Tensor> handler) {
   StageState& st = stages_[s];
   const int step = st.steps_done;
   auto stash = st.stashes.find(mb);
@@ -160,7 +143,7 @@ void World::check_step_complete(int s) {
   }
 }
 
-void World::start_optimizer_step(int s, Stage::DoneHandler handler) {
+void World::start_optimizer_step(int s, Handler<> handler) {
   StageState& st = stages_[s];
   if (st.steps_done >= scenario_.steps) {
     return reject(

@@ -26,9 +26,9 @@ class World {
   sim::Simulator& sim() { return sim_; }
 
   // The operations behind Stage's public ones.
-  void start_forward(int stage, int mb, Tensor x, Stage::TensorHandler handler);
-  void start_backward(int stage, int mb, Tensor grad, Stage::TensorHandler handler);
-  void start_optimizer_step(int stage, Stage::DoneHandler handler);
+  void start_forward(int stage, int mb, Tensor x, Handler<Tensor> handler);
+  void start_backward(int stage, int mb, Tensor grad, Handler<Tensor> handler);
+  void start_optimizer_step(int stage, Handler<> handler);
 
   // What the checks read once the run is over.
   const std::vector<model::Layer>& layers() const { return layers_; }

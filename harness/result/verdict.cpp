@@ -1,6 +1,7 @@
 #include "verdict.hpp"
 
 #include <algorithm>
+#include <boost/describe/enum_to_string.hpp>
 
 namespace overlap::grade {
 
@@ -29,17 +30,8 @@ Tier overall(const std::vector<ScenarioResult>& results) {
 }
 
 const char* tier_name(Tier tier) {
-  switch (tier) {
-    case Tier::fail:
-      return "fail";
-    case Tier::slow:
-      return "slow";
-    case Tier::pass:
-      return "pass";
-    case Tier::optimal:
-      return "optimal";
-  }
-  return "?";
+  const char* name = boost::describe::enum_to_string(tier, "?");
+  return name;
 }
 
 int exit_code(Tier overall) { return overall >= Tier::pass ? 0 : 1; }

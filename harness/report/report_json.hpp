@@ -1,0 +1,15 @@
+// The versioned JSON report (--json): the grade result without timelines, whole numbers written
+// as integers. Same submission, same scenarios: the same bytes.
+#pragma once
+
+#include <boost/json/value.hpp>
+
+#include "../result/result.hpp"
+
+namespace overlap::report {
+
+inline constexpr int kSchemaVersion = 1;
+
+boost::json::value to_json(const grade::Report& report);
+
+}  // namespace overlap::report

@@ -1,0 +1,110 @@
+// What grading a submission produces: plain data that the grader fills and the report writers
+// read. Neither the simulator nor any world appears here. Every type is described (Boost.Describe)
+// so that JSON conversions come from the one list of members, and comparable for tests.
+#pragma once
+
+#include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace overlap::grade {
+
+BOOST_DEFINE_ENUM_CLASS(Tier, fail, slow, pass, optimal)
+
+struct ViolationEntry {
+  std::string kind;  // "contention", "out-of-memory", "deadlock", "wrong-result", ...
+  std::string message;
+  double at_ms = 0;
+  friend bool operator==(const ViolationEntry&, const ViolationEntry&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ViolationEntry, (), (kind, message, at_ms))
+
+struct MemoryPeak {
+  std::string pool;  // "stage 0 activations"
+  std::string unit;  // "stashes"
+  double peak = 0;
+  double budget = 0;
+  friend bool operator==(const MemoryPeak&, const MemoryPeak&) = default;
+};
+BOOST_DESCRIBE_STRUCT(MemoryPeak, (), (pool, unit, peak, budget))
+
+struct DeviceUse {
+  std::string device;
+  double busy_ms = 0;
+  double utilisation = 0;  // busy / makespan
+  friend bool operator==(const DeviceUse&, const DeviceUse&) = default;
+};
+BOOST_DESCRIBE_STRUCT(DeviceUse, (), (device, busy_ms, utilisation))
+
+// An exercise's own figure: "bubble fraction", "makespan per step", ...
+struct Figure {
+  std::string name;
+  double value = 0;
+  std::string unit;
+  friend bool operator==(const Figure&, const Figure&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Figure, (), (name, value, unit))
+
+struct TimelineEvent {
+  int device = 0;
+  std::string kind;
+  std::string detail;
+  char glyph = '#';
+  double start_ms = 0;
+  double end_ms = 0;
+  std::string status;  // "done", "cancelled", "failed", "running"
+  friend bool operator==(const TimelineEvent&, const TimelineEvent&) = default;
+};
+BOOST_DESCRIBE_STRUCT(TimelineEvent, (), (device, kind, detail, glyph, start_ms, end_ms, status))
+
+struct ScenarioResult {
+  // The scenario and its facts, from the world.
+  std::string name;
+  std::string description;
+  double baseline_ms = 0;
+  double bound_ms = 0;
+  std::string bound_derivation;
+  double optimum_ms = 0;  // the best known makespan, that `optimal` is graded against
+  std::string optimum_note;
+
+  // The run.
+  bool finished = false;  // the submission returned
+  double makespan_ms = 0;
+  std::vector<ViolationEntry> violations;
+  std::size_t violations_total = 0;  // the list keeps the first few
+  std::vector<MemoryPeak> peak_memory;
+  std::vector<DeviceUse> utilisation;
+  std::vector<Figure> figures;
+  std::vector<TimelineEvent> timeline;
+  double chart_window_ms = 0;  // the terminal Gantt chart shows [0, chart_window_ms)
+
+  // Filled by the grader from the above (verdict.hpp).
+  bool correct = false;
+  Tier verdict = Tier::fail;
+  double speedup = 0;
+  double efficiency = 0;
+  double pass_speedup = 0;     // the speedup `pass` needs
+  double optimal_speedup = 0;  // the speedup `optimal` needs
+
+  friend bool operator==(const ScenarioResult&, const ScenarioResult&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ScenarioResult, (),
+                      (name, description, baseline_ms, bound_ms, bound_derivation, optimum_ms,
+                       optimum_note, finished, makespan_ms, violations, violations_total,
+                       peak_memory, utilisation, figures, timeline, chart_window_ms, correct,
+                       verdict, speedup, efficiency, pass_speedup, optimal_speedup))
+
+struct Report {
+  std::string exercise;
+  std::string submission;  // the graded file
+  std::string compiler;    // the compiler that built the submission: "clang++ 14.0.6"
+  Tier verdict = Tier::fail;
+  std::vector<ScenarioResult> scenarios;
+  double real_seconds = 0;  // terminal report only: the JSON stays byte-identical across runs
+  friend bool operator==(const Report&, const Report&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Report, (), (exercise, submission, compiler, verdict, scenarios))
+
+}  // namespace overlap::grade
