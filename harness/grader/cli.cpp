@@ -44,7 +44,8 @@ int main(int argc, char** argv, const worlds::Exercise& exercise, const Submissi
       ("json", po::value<std::string>(), "write the versioned JSON report to this file")   //
       ("trace", po::value<std::string>(), "write a Chrome trace (Perfetto) to this file")  //
       ("time-limit", po::value<double>()->default_value(10),
-       "real seconds a scenario may take before it fails");
+       "real seconds a scenario may take before it fails")  //
+      ("submission-name", po::value<std::string>(), "the graded file, as the report names it");
   po::variables_map args;
   try {
     po::store(po::command_line_parser(argc, argv).options(options).run(), args);
@@ -81,7 +82,8 @@ int main(int argc, char** argv, const worlds::Exercise& exercise, const Submissi
   const auto started = std::chrono::steady_clock::now();
   Report report;
   report.exercise = exercise.name();
-  report.submission = submission.file;
+  report.submission = args.count("submission-name") ? args["submission-name"].as<std::string>()
+                                                     : submission.file;
   report.compiler = submission.compiler;
   for (const worlds::ScenarioInfo& scenario : selected) {
     ScenarioResult result = run_isolated(exercise, scenario.name, time_limit);

@@ -1,5 +1,7 @@
 # Runs a command and checks its exit code and that its output matches a regex.
-#   cmake -DCOMMAND=a;b -DEXIT=<code> [-DOUTPUT_MATCHES=<regex>] -P expect_exit.cmake
+#   cmake -DCOMMAND=a;b -DEXIT=<code> [-DOUTPUT_MATCHES=<regex>] [-DFIRST_ERROR_MATCHES=<regex>]
+#         -P expect_exit.cmake
+# FIRST_ERROR_MATCHES checks the first line of the output that says "error".
 cmake_minimum_required(VERSION 3.25)
 
 execute_process(COMMAND ${COMMAND} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -9,4 +11,10 @@ if(NOT rc STREQUAL "${EXIT}")
 endif()
 if(DEFINED OUTPUT_MATCHES AND NOT "${out}${err}" MATCHES "${OUTPUT_MATCHES}")
   message(FATAL_ERROR "output does not match '${OUTPUT_MATCHES}'")
+endif()
+if(DEFINED FIRST_ERROR_MATCHES)
+  string(REGEX MATCH "[^\n]*error[^\n]*" first_error "${out}${err}")
+  if(NOT first_error MATCHES "${FIRST_ERROR_MATCHES}")
+    message(FATAL_ERROR "the first error, '${first_error}', does not match '${FIRST_ERROR_MATCHES}'")
+  endif()
 endif()
