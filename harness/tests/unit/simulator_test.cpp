@@ -188,6 +188,36 @@ BOOST_AUTO_TEST_CASE(fork_join_runs_actors_in_parallel_and_waits_for_all) {
   BOOST_TEST(sim.finish_time() == ms(3 * 80));  // the slowest worker sets each round's pace
 }
 
+BOOST_AUTO_TEST_CASE(a_rejected_call_is_a_misuse_and_completes_later_with_the_error) {
+  Simulator sim;
+  sim.add_device("stage 0");
+  sim.schedule(ms(5), [] {});
+  bool completed_inline = false;
+  boost::system::error_code error;
+  int result = -1;
+  Time completed_at = -1;
+  sim.schedule(ms(5), [&] {
+    reject(sim, overlap::Handler<int>([&](boost::system::error_code ec, int v) {
+             error = ec;
+             result = v;
+             completed_at = sim.now();
+           }),
+           "stage 0: backward(micro_batch 3) without its forward on this stage");
+    completed_inline = completed_at >= 0;
+  });
+  sim.run([] { return false; });
+  BOOST_TEST(!completed_inline);  // posted, like every completion
+  BOOST_TEST((error == overlap::errc::misuse));
+  BOOST_TEST(result == 0);  // default results
+  BOOST_TEST(completed_at == ms(5));
+  BOOST_TEST(sim.timeline().ops.empty());  // nothing ran
+  BOOST_REQUIRE_EQUAL(sim.violations().list().size(), 1u);
+  BOOST_TEST(sim.violations().list()[0].kind == "misuse");
+  BOOST_TEST(sim.violations().list()[0].message ==
+             "stage 0: backward(micro_batch 3) without its forward on this stage");
+  BOOST_TEST(sim.violations().list()[0].at == ms(5));
+}
+
 BOOST_AUTO_TEST_CASE(a_blocking_call_from_a_coroutine_throws_a_clear_error) {
   Simulator sim;
   Device& device = sim.add_device("stage 0");
