@@ -108,8 +108,9 @@ awaitable<void> train(pp::Pipeline& pipe) {
   }
   auto [order, errors] = co_await asio::experimental::make_parallel_group(std::move(runs))
                              .async_wait(asio::experimental::wait_for_one_error(), use_awaitable);
-  for (const std::exception_ptr& error : errors) {
-    if (error) std::rethrow_exception(error);
+  // The first to fail, in completion order: the others failed because it cancelled them.
+  for (std::size_t i : order) {
+    if (errors[i]) std::rethrow_exception(errors[i]);
   }
 }
 
