@@ -104,7 +104,7 @@ BOOST_AUTO_TEST_CASE(the_json_report_has_the_versioned_schema) {
   grade::Report rep;
   rep.exercise = "pipeline";
   rep.submission = "exercises/pipeline/train.cpp";
-  rep.compiler = "clang++ 14.0.6 -O1 -g";
+  rep.compiler = "clang++ 14.0.6 -O0 -gline-tables-only";
   rep.scenarios = {sample()};
   grade::judge(rep.scenarios[0]);
   rep.verdict = grade::overall(rep.scenarios);

@@ -1,0 +1,1 @@
+// The translation unit that builds submission_pch.hpp (CMake precompiles it).
