@@ -82,8 +82,8 @@ int main(int argc, char** argv, const worlds::Exercise& exercise, const Submissi
   const auto started = std::chrono::steady_clock::now();
   Report report;
   report.exercise = exercise.name();
-  report.submission = args.count("submission-name") ? args["submission-name"].as<std::string>()
-                                                     : submission.file;
+  report.submission =
+      args.count("submission-name") ? args["submission-name"].as<std::string>() : submission.file;
   report.compiler = submission.compiler;
   for (const worlds::ScenarioInfo& scenario : selected) {
     ScenarioResult result = run_isolated(exercise, scenario.name, time_limit);
