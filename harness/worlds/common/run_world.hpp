@@ -9,6 +9,7 @@
 #include "exercise.hpp"
 #include "launch.hpp"
 #include "run_record.hpp"
+#include "scenario_list.hpp"
 #include "world.hpp"
 
 namespace overlap::worlds {
@@ -47,9 +48,7 @@ class WorldExercise final : public Exercise {
 
  private:
   static const typename W::Scenario& find(const std::string& name) {
-    for (const auto& s : W::scenarios()) {
-      if (s.name == name) return s;
-    }
+    if (const auto* scenario = find_by_name(W::scenarios(), name)) return *scenario;
     throw std::invalid_argument("no scenario named " + name);
   }
 
