@@ -1,0 +1,98 @@
+#include "pipe.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+namespace overlap::protocol {
+
+namespace {
+
+void make_non_blocking(int fd) {
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+    throw std::system_error(errno, std::generic_category(), "fcntl");
+  }
+}
+
+// Waits until `fd` is ready for `events` or the deadline passes; false at the deadline.
+bool wait(int fd, short events, Clock::time_point deadline) {
+  for (;;) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) return false;
+    pollfd p{fd, events, 0};
+    const int n = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 1 << 30)));
+    if (n > 0) return true;
+    if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "poll");
+  }
+}
+
+}  // namespace
+
+FrameReader::FrameReader(int fd, std::size_t max_total_bytes)
+    : fd_(fd), max_total_(max_total_bytes) {
+  make_non_blocking(fd);
+}
+
+bool FrameReader::frame_ready(std::string& body) {
+  const std::size_t available = buffer_.size() - start_;
+  if (available < kHeaderBytes) return false;
+  std::uint32_t length = 0;
+  std::memcpy(&length, buffer_.data() + start_, sizeof length);
+  if (length > kMaxMessageBytes) {
+    throw ProtocolError("a message of " + std::to_string(length) + " bytes, over the cap of " +
+                        std::to_string(kMaxMessageBytes));
+  }
+  if (available < kHeaderBytes + length) return false;
+  body.assign(buffer_, start_ + kHeaderBytes, length);
+  start_ += kHeaderBytes + length;
+  if (start_ == buffer_.size()) buffer_.clear(), start_ = 0;
+  return true;
+}
+
+Io FrameReader::next(Clock::time_point deadline, std::string& body) {
+  char chunk[65536];
+  for (;;) {
+    if (frame_ready(body)) return Io::done;
+    const ssize_t n = ::read(fd_, chunk, sizeof chunk);
+    if (n > 0) {
+      total_ += static_cast<std::size_t>(n);
+      if (total_ > max_total_) {
+        throw ProtocolError("more than " + std::to_string(max_total_) + " bytes in one run");
+      }
+      if (start_ > 0) buffer_.erase(0, start_), start_ = 0;
+      buffer_.append(chunk, static_cast<std::size_t>(n));
+    } else if (n == 0) {
+      if (buffer_.size() > start_) throw ProtocolError("the stream ended inside a message");
+      return Io::closed;
+    } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      if (!wait(fd_, POLLIN, deadline)) return Io::timeout;
+    } else if (errno != EINTR) {
+      throw std::system_error(errno, std::generic_category(), "read");
+    }
+  }
+}
+
+FrameWriter::FrameWriter(int fd) : fd_(fd) { make_non_blocking(fd); }
+
+Io FrameWriter::write(std::string_view bytes, Clock::time_point deadline) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+    if (n > 0) {
+      bytes.remove_prefix(static_cast<std::size_t>(n));
+    } else if (n < 0 && errno == EPIPE) {
+      return Io::closed;
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      if (!wait(fd_, POLLOUT, deadline)) return Io::timeout;
+    } else if (n < 0 && errno != EINTR) {
+      throw std::system_error(errno, std::generic_category(), "write");
+    }
+  }
+  return Io::done;
+}
+
+}  // namespace overlap::protocol

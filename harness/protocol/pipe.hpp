@@ -1,0 +1,54 @@
+// Frames over pipes, with every wait bounded by a deadline: what the judge needs to never hang on
+// a submission that stops reading, stops writing, floods, or dies; and what the client needs to
+// survive signals (EINTR) and short reads and writes.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "message.hpp"
+
+namespace overlap::protocol {
+
+using Clock = std::chrono::steady_clock;
+
+enum class Io { done, timeout, closed };
+
+// Reads frames from `fd` (made non-blocking). At most `max_total_bytes` over its lifetime.
+class FrameReader {
+ public:
+  FrameReader(int fd, std::size_t max_total_bytes);
+
+  // The next frame's body into `body`; `timeout` at the deadline; `closed` at a clean end of
+  // the stream. Throws ProtocolError on a frame over kMaxMessageBytes, past the total, or a
+  // stream that ends inside a frame.
+  Io next(Clock::time_point deadline, std::string& body);
+
+  std::size_t bytes_read() const { return total_; }
+
+ private:
+  bool frame_ready(std::string& body);
+
+  int fd_;
+  std::size_t max_total_;
+  std::size_t total_ = 0;
+  std::string buffer_;
+  std::size_t start_ = 0;  // where the unread part of buffer_ begins
+};
+
+// Writes frames to `fd` (made non-blocking).
+class FrameWriter {
+ public:
+  explicit FrameWriter(int fd);
+
+  // All of `bytes` (whole frames) before the deadline; `closed` when the reader is gone (the
+  // caller ignores SIGPIPE).
+  Io write(std::string_view bytes, Clock::time_point deadline);
+
+ private:
+  int fd_;
+};
+
+}  // namespace overlap::protocol
