@@ -6,7 +6,6 @@
 #include <cmath>
 
 #include "../common/run_world.hpp"
-#include "oracle.hpp"
 
 namespace overlap::grad_accum {
 
@@ -36,9 +35,10 @@ std::optional<sim::Time> decidable_at(const detail::World& world, const Decision
 
 }  // namespace
 
-void Contract::check(const detail::World& world, sim::Simulator& sim) {
+void Contract::check(const Run& run, sim::Simulator& sim) {
+  const detail::World& world = run.world;
   const Scenario& sc = world.scenario();
-  const Decision d = oracle(sc).decision;
+  const Decision& d = run.decision;
   if (!world.stopped_at()) {
     sim.violations().add("missing-stop", "train returned without calling stop()", sim.now());
     return;
@@ -71,9 +71,10 @@ void Contract::check(const detail::World& world, sim::Simulator& sim) {
   }
 }
 
-void Contract::add_figures(const detail::World& world, grade::ScenarioResult& result) {
+void Contract::add_figures(const Run& run, grade::ScenarioResult& result) {
+  const detail::World& world = run.world;
   const Scenario& sc = world.scenario();
-  const Decision d = oracle(sc).decision;
+  const Decision& d = run.decision;
   result.figures.push_back({"stop check", static_cast<double>(d.stop_check), ""});
   result.figures.push_back({"best check", static_cast<double>(d.best_check), ""});
   int lag_max = 0, lag_sum = 0, lags = 0;

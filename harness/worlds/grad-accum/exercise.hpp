@@ -6,23 +6,32 @@
 #include <vector>
 
 #include "../common/world.hpp"
+#include "oracle.hpp"
 #include "scenarios.hpp"
 #include "world.hpp"
 
 namespace overlap::grad_accum {
 
+// The world of one run, and the decision early stopping makes on it (a sequential run, once).
+struct Run {
+  Run(const Scenario& scenario, sim::Simulator& sim)
+      : world(scenario, sim), decision(oracle(scenario).decision) {}
+  detail::World world;
+  Decision decision;
+};
+
 struct Contract {
   using Api = Trainer;
   using Scenario = grad_accum::Scenario;
-  using State = detail::World;
+  using State = Run;
   static constexpr std::string_view name = "grad-accum";
 
   static const std::vector<Scenario>& scenarios() { return grad_accum::scenarios(); }
   static worlds::ScenarioFacts facts(const Scenario& scenario);
-  static std::vector<Api*> actors(State& world) { return {&world.trainer()}; }
-  static std::string outstanding(const State& world) { return world.outstanding(); }
-  static void check(const State& world, sim::Simulator& sim);
-  static void add_figures(const State& world, grade::ScenarioResult& result);
+  static std::vector<Api*> actors(State& run) { return {&run.world.trainer()}; }
+  static std::string outstanding(const State& run) { return run.world.outstanding(); }
+  static void check(const State& run, sim::Simulator& sim);
+  static void add_figures(const State& run, grade::ScenarioResult& result);
 };
 static_assert(worlds::World<Contract>);
 
