@@ -1,6 +1,8 @@
 #include "report_json.hpp"
 
+#include <boost/describe/members.hpp>
 #include <boost/json.hpp>
+#include <boost/mp11/algorithm.hpp>
 #include <cmath>
 
 namespace overlap::report {
@@ -23,23 +25,34 @@ void whole_numbers_as_integers(json::value& v) {
   }
 }
 
+// Every described member but those `leave_out` names.
+template <typename T, typename Skip>
+json::object members(const T& value, Skip leave_out) {
+  json::object out;
+  boost::mp11::mp_for_each<boost::describe::describe_members<T, boost::describe::mod_public>>(
+      [&](auto member) {
+        if (!leave_out(std::string_view(member.name))) {
+          out[member.name] = json::value_from(value.*member.pointer);
+        }
+      });
+  return out;
+}
+
 }  // namespace
 
 json::value to_json(const grade::Report& report) {
   json::object out;
   out["schema"] = "overlap-report";
   out["schema_version"] = kSchemaVersion;
-  json::object described = json::value_from(report).as_object();
-  for (auto& member : described) out[member.key()] = std::move(member.value());
+  for (auto& member : members(report, [](std::string_view name) { return name == "scenarios"; })) {
+    out[member.key()] = std::move(member.value());
+  }
   // The timeline is for the terminal chart and the trace, not for the versioned report.
-  for (json::value& scenario : out["scenarios"].as_array()) {
-    json::object kept;
-    for (auto& member : scenario.as_object()) {
-      if (member.key() != "timeline" && member.key() != "chart_window_ms") {
-        kept[member.key()] = std::move(member.value());
-      }
-    }
-    scenario = std::move(kept);
+  json::array& scenarios = out["scenarios"].emplace_array();
+  for (const grade::ScenarioResult& scenario : report.scenarios) {
+    scenarios.push_back(members(scenario, [](std::string_view name) {
+      return name == "timeline" || name == "chart_window_ms";
+    }));
   }
   json::value value = std::move(out);
   whole_numbers_as_integers(value);
