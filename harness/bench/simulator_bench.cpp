@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <vector>
 
-#include "../core/actor.hpp"
 #include "../core/operation.hpp"
 
 namespace asio = boost::asio;
@@ -42,8 +41,8 @@ int main(int argc, char** argv) {
   int finished = 0;
   const auto start = std::chrono::steady_clock::now();
   for (Device* device : devices) {
-    spawn_coroutine(sim, device_loop(sim, *device, operations / kDevices),
-                    [&](std::exception_ptr) { ++finished; });
+    asio::co_spawn(sim.io(), device_loop(sim, *device, operations / kDevices),
+                   [&](std::exception_ptr) { ++finished; });
   }
   sim.run([&] { return finished == kDevices; });
   const double seconds =

@@ -61,25 +61,37 @@ void Simulator::end(OpId id, OpStatus status) {
   if (now_ > finish_time_) finish_time_ = now_;
 }
 
+void Simulator::run_ready() {
+  // An io_context with no outstanding work stops; restart it so that poll() runs again.
+  io_.restart();
+  io_.poll();
+}
+
+std::optional<RunEnd> Simulator::advance() {
+  if (events_.empty()) return RunEnd::deadlock;
+  const Time next = events_.begin()->first.first;
+  if (next > time_limit_) return RunEnd::time_limit;
+  now_ = next;
+  while (!events_.empty() && events_.begin()->first.first == next) {
+    if (++fired_ > event_limit_) return RunEnd::event_limit;
+    auto node = events_.extract(events_.begin());
+    node.mapped()();
+  }
+  return std::nullopt;
+}
+
+void Simulator::finish_now() {
+  if (now_ > finish_time_) finish_time_ = now_;
+}
+
 RunEnd Simulator::run(const std::function<bool()>& finished) {
-  std::uint64_t fired = 0;
   for (;;) {
-    // An io_context with no outstanding work stops; restart it so that poll() runs again.
-    io_.restart();
-    io_.poll();
+    run_ready();
     if (finished()) {
-      if (now_ > finish_time_) finish_time_ = now_;
+      finish_now();
       return RunEnd::finished;
     }
-    if (events_.empty()) return RunEnd::deadlock;
-    const Time next = events_.begin()->first.first;
-    if (next > time_limit_) return RunEnd::time_limit;
-    now_ = next;
-    while (!events_.empty() && events_.begin()->first.first == next) {
-      if (++fired > event_limit_) return RunEnd::event_limit;
-      auto node = events_.extract(events_.begin());
-      node.mapped()();
-    }
+    if (auto end = advance()) return *end;
   }
 }
 

@@ -10,6 +10,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -61,6 +62,14 @@ class Simulator {
   // Runs handlers and events until `finished()` holds or nothing more can happen.
   RunEnd run(const std::function<bool()>& finished);
 
+  // The two halves of run(), for a loop that interleaves them with a submission's requests:
+  // runs every handler ready now; then moves the clock to the next instant with an event and
+  // fires all of that instant's events (an end when there is none, or past a limit).
+  void run_ready();
+  std::optional<RunEnd> advance();
+  // Marks the run finished now (the makespan ends no earlier than this instant).
+  void finish_now();
+
   // The time of the last operation's end or of `finished()`: the makespan.
   Time finish_time() const { return finish_time_; }
 
@@ -71,6 +80,7 @@ class Simulator {
   Time time_limit_ = ms(3'600'000);
   std::uint64_t event_limit_ = 50'000'000;
   std::uint64_t next_sequence_ = 0;
+  std::uint64_t fired_ = 0;
   std::map<EventId, Action> events_;
   std::deque<Device> devices_;
   std::deque<MemoryPool> pools_;

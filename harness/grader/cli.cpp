@@ -4,6 +4,9 @@
 
 #include <boost/json/serialize.hpp>
 #include <boost/program_options.hpp>
+#include <signal.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -12,7 +15,8 @@
 #include "../report/text_report.hpp"
 #include "../report/trace.hpp"
 #include "../result/verdict.hpp"
-#include "isolate.hpp"
+#include "../worlds/common/exercise.hpp"
+#include "program.hpp"
 
 namespace overlap::grade {
 
@@ -21,6 +25,7 @@ namespace po = boost::program_options;
 namespace {
 
 constexpr int kUsage = 2;
+constexpr int kGraderError = 4;
 
 std::string scenario_names(const worlds::Exercise& exercise) {
   std::vector<std::string> names;
@@ -34,33 +39,66 @@ bool write_file(const std::string& path, const std::string& text) {
   return static_cast<bool>(file);
 }
 
+ScenarioResult run(const worlds::Exercise& exercise, const std::string& scenario,
+                   const std::string& program, double time_limit) {
+  Program link(program, time_limit);
+  return exercise.run(scenario, link);
+}
+
 }  // namespace
 
-int main(int argc, char** argv, const worlds::Exercise& exercise, const Submission& submission) {
+int main(int argc, char** argv) {
+  // A program that dies makes our writes fail with EPIPE, not kill the judge.
+  ::signal(SIGPIPE, SIG_IGN);
   po::options_description options("options");
   options.add_options()                                                                    //
       ("help,h", "this help")                                                              //
+      ("exercise", po::value<std::string>(), "the exercise (first argument)")             //
+      ("program", po::value<std::string>(), "the submission program to grade")            //
       ("scenario", po::value<std::string>(), "grade one scenario (default: all)")          //
       ("json", po::value<std::string>(), "write the versioned JSON report to this file")   //
       ("trace", po::value<std::string>(), "write a Chrome trace (Perfetto) to this file")  //
       ("time-limit", po::value<double>()->default_value(10),
        "real seconds a scenario may take before it fails")  //
       ("submission-name", po::value<std::string>(), "the graded file, as the report names it");
+  po::positional_options_description positional;
+  positional.add("exercise", 1);
   po::variables_map args;
   try {
-    po::store(po::command_line_parser(argc, argv).options(options).run(), args);
+    po::store(po::command_line_parser(argc, argv).options(options).positional(positional).run(),
+              args);
     po::notify(args);
   } catch (const po::error& e) {
     fmt::print(stderr,
-               "overlap: {}; valid options: --scenario NAME, --json FILE, --trace FILE, "
-               "--time-limit SECONDS\n",
+               "overlap: {}; valid options: --program FILE, --scenario NAME, --json FILE, "
+               "--trace FILE, --time-limit SECONDS, --submission-name NAME\n",
                e.what());
     return kUsage;
   }
+  const auto exercise_ptr = args.count("exercise")
+                                ? worlds::exercise_named(args["exercise"].as<std::string>())
+                                : nullptr;
+  if (!exercise_ptr) {
+    fmt::print(stderr, "overlap: usage: overlap-judge EXERCISE --program FILE [options]; valid "
+                       "exercises: {}\n",
+               fmt::join(worlds::exercise_names(), ", "));
+    return kUsage;
+  }
+  const worlds::Exercise& exercise = *exercise_ptr;
   if (args.count("help")) {
-    std::cout << "usage: grade " << exercise.name() << " [options]\n" << options;
+    std::cout << "usage: overlap-judge " << exercise.name() << " --program FILE [options]\n"
+              << options;
     fmt::print("scenarios: {}\n", scenario_names(exercise));
     return 0;
+  }
+  if (!args.count("program")) {
+    fmt::print(stderr, "overlap: --program FILE is required: the submission program to grade\n");
+    return kUsage;
+  }
+  const std::string program = args["program"].as<std::string>();
+  if (::access(program.c_str(), X_OK) != 0) {
+    fmt::print(stderr, "overlap: {} is not an executable program\n", program);
+    return kUsage;
   }
 
   std::vector<worlds::ScenarioInfo> selected = exercise.scenarios();
@@ -83,10 +121,16 @@ int main(int argc, char** argv, const worlds::Exercise& exercise, const Submissi
   Report report;
   report.exercise = exercise.name();
   report.submission =
-      args.count("submission-name") ? args["submission-name"].as<std::string>() : submission.file;
-  report.compiler = submission.compiler;
+      args.count("submission-name") ? args["submission-name"].as<std::string>() : program;
+  report.compiler = OVERLAP_COMPILER;
   for (const worlds::ScenarioInfo& scenario : selected) {
-    ScenarioResult result = run_isolated(exercise, scenario.name, time_limit);
+    ScenarioResult result;
+    try {
+      result = run(exercise, scenario.name, program, time_limit);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "overlap: grader error in scenario {}: {}\n", scenario.name, e.what());
+      return kGraderError;
+    }
     judge(result);
     report.scenarios.push_back(std::move(result));
   }

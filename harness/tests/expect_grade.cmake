@@ -1,5 +1,6 @@
-# Runs a grader and checks what it reports, from its exit code and its JSON report.
-#   cmake -DGRADER=<exe> -DWORK=<dir> -DEXIT=<code> [-DARGS="--opt value ..."] [-DVERDICT=<tier>]
+# Runs the judge on a submission program and checks what it reports, from its exit code and its
+# JSON report.
+#   cmake -DJUDGE=<exe> -DWORLD=<exercise> -DPROGRAM=<exe> -DSUBMISSION=<name> -DWORK=<dir> -DEXIT=<code> [-DARGS="--opt value ..."] [-DVERDICT=<tier>]
 #         [-DCORRECT=ON|OFF] [-DKINDS=k1,k2] [-DMAKESPANS=name=ms,...] [-DSPEEDUP=<x>]
 #         [-DOUTPUT_MATCHES=<regex>] -P expect_grade.cmake
 # VERDICT, CORRECT and SPEEDUP must hold in every scenario graded. KINDS is the exact set of
@@ -12,7 +13,8 @@ set(json "${WORK}/report.json")
 file(MAKE_DIRECTORY "${WORK}")
 file(REMOVE "${json}")
 separate_arguments(args UNIX_COMMAND "${ARGS}")
-set(COMMAND "${GRADER}" ${args} --json "${json}")
+set(COMMAND "${JUDGE}" "${WORLD}" --program "${PROGRAM}" --submission-name "${SUBMISSION}"
+            ${args} --json "${json}")
 include(${CMAKE_CURRENT_LIST_DIR}/expect_exit.cmake)
 
 # Lists come comma-separated: semicolons do not survive being passed through ctest's arguments.

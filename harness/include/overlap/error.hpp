@@ -4,6 +4,7 @@
 #pragma once
 
 #include <boost/system/error_code.hpp>
+#include <string>
 
 namespace overlap {
 
@@ -11,7 +12,22 @@ enum class errc {
   misuse = 1,  // the call broke the operation's requirements (see the world's header)
 };
 
-const boost::system::error_category& category();
+namespace detail {
+class Category final : public boost::system::error_category {
+ public:
+  const char* name() const noexcept override { return "overlap"; }
+  std::string message(int value) const override {
+    return value == static_cast<int>(errc::misuse)
+               ? "the call broke the operation's requirements (see the report's violations)"
+               : "unknown overlap error";
+  }
+};
+}  // namespace detail
+
+inline const boost::system::error_category& category() {
+  static const detail::Category instance;
+  return instance;
+}
 
 inline boost::system::error_code make_error_code(errc e) {
   return {static_cast<int>(e), category()};

@@ -22,6 +22,7 @@
 
 #include <boost/asio/async_result.hpp>
 #include <functional>
+#include <string>
 #include <overlap/blocking.hpp>
 #include <overlap/error.hpp>
 #include <overlap/handler.hpp>
@@ -39,7 +40,20 @@ class Cluster;
 enum class errc {
   worker_failed = 1,  // the worker failed during the operation, or before it
 };
-const boost::system::error_category& category();
+namespace detail {
+class Category final : public boost::system::error_category {
+ public:
+  const char* name() const noexcept override { return "overlap.param_server"; }
+  std::string message(int value) const override {
+    return value == static_cast<int>(errc::worker_failed) ? "the worker failed"
+                                                          : "unknown param-server error";
+  }
+};
+}  // namespace detail
+inline const boost::system::error_category& category() {
+  static const detail::Category instance;
+  return instance;
+}
 inline boost::system::error_code make_error_code(errc e) {
   return {static_cast<int>(e), category()};
 }

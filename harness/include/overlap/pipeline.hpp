@@ -30,7 +30,7 @@ namespace overlap::pipeline {
 using overlap::Tensor;
 
 namespace detail {
-class World;
+class Client;
 }
 class Pipeline;
 
@@ -86,14 +86,14 @@ class Stage {
 
  private:
   friend class Pipeline;
-  friend class detail::World;
-  Stage(detail::World& world, int index) : world_(&world), index_(index) {}
+  friend class detail::Client;
+  Stage(detail::Client& client, int index) : client_(&client), index_(index) {}
 
   void start_forward(int micro_batch, Tensor x, Handler<Tensor> handler);
   void start_backward(int micro_batch, Tensor grad, Handler<Tensor> handler);
   void start_optimizer_step(Handler<> handler);
 
-  detail::World* world_;
+  detail::Client* client_;
   int index_;
 };
 
@@ -114,10 +114,10 @@ class Pipeline {
   Tensor loss_gradient(int step, int micro_batch, const Tensor& output) const;
 
  private:
-  friend class detail::World;
-  explicit Pipeline(detail::World& world);
+  friend class detail::Client;
+  explicit Pipeline(detail::Client& client);
 
-  detail::World* world_;
+  detail::Client* client_;
   std::vector<Stage> stages_;
 };
 

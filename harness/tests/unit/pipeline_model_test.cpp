@@ -13,7 +13,7 @@ namespace {
 // The loss of one micro-batch through all layers.
 double micro_batch_loss(const model::Shape& shape, const std::vector<model::Layer>& layers,
                         std::uint64_t seed) {
-  Tensor x = model::input(shape, seed, 0, 0);
+  model::Matrix x = model::input(shape, seed, 0, 0);
   for (const auto& layer : layers) x = model::forward(layer, x);
   return model::loss(shape, x, model::target(shape, seed, 0, 0));
 }
@@ -30,13 +30,13 @@ BOOST_AUTO_TEST_CASE(backward_matches_finite_differences) {
   for (const auto& l : layers) grads.push_back(model::zero_like(l));
 
   std::vector<model::Stash> stashes;
-  Tensor x = model::input(shape, seed, 0, 0);
+  model::Matrix x = model::input(shape, seed, 0, 0);
   for (const auto& layer : layers) {
-    Tensor y = model::forward(layer, x);
+    model::Matrix y = model::forward(layer, x);
     stashes.push_back({x, y});
     x = y;
   }
-  Tensor g = model::loss_gradient(shape, x, model::target(shape, seed, 0, 0));
+  model::Matrix g = model::loss_gradient(shape, x, model::target(shape, seed, 0, 0));
   for (int s = 2; s >= 0; --s) g = model::backward(layers[s], stashes[s], g, grads[s]);
 
   const double h = 1e-6;

@@ -4,7 +4,6 @@
 #include <boost/mp11/algorithm.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include "../../grader/wire.hpp"
 #include "../../report/gantt.hpp"
 #include "../../report/report_json.hpp"
 #include "../../report/trace.hpp"
@@ -68,36 +67,6 @@ BOOST_AUTO_TEST_CASE(the_overall_verdict_is_the_worst_and_sets_the_exit_code) {
   BOOST_TEST(grade::exit_code(grade::overall({a, b})) == 1);
   BOOST_TEST(grade::exit_code(grade::overall({a})) == 0);
   BOOST_TEST(grade::exit_code(grade::overall({})) == 1);
-}
-
-BOOST_AUTO_TEST_CASE(a_result_survives_the_trip_from_the_scenario_child_whole) {
-  grade::ScenarioResult r = sample();
-  r.bound_derivation = "closed form";
-  r.optimum_note = "1F1B";
-  r.violations = {{"contention", "stage 0 is busy", 15.5}};
-  r.violations_total = 3;
-  r.figures.push_back({"bubble fraction of a flushed schedule", 1.0 / 3, ""});
-  r.timeline[1].status = "cancelled";
-  grade::judge(r);
-  r.correct = true;  // every member away from its default, so that each one is compared
-  r.verdict = grade::Tier::pass;
-  const grade::ScenarioResult blank;
-  boost::mp11::mp_for_each<
-      boost::describe::describe_members<grade::ScenarioResult, boost::describe::mod_public>>(
-      [&](auto member) {
-        BOOST_TEST_CONTEXT(member.name) {
-          BOOST_TEST(!(r.*member.pointer == blank.*member.pointer));
-        }
-      });
-  const grade::ScenarioResult back = grade::from_wire(grade::to_wire(r));
-  boost::mp11::mp_for_each<
-      boost::describe::describe_members<grade::ScenarioResult, boost::describe::mod_public>>(
-      [&](auto member) {
-        BOOST_TEST_CONTEXT(member.name) { BOOST_TEST((back.*member.pointer == r.*member.pointer)); }
-      });
-  BOOST_TEST((back == r));
-  BOOST_CHECK_THROW(grade::from_wire("{\"wire\":1}"), std::exception);
-  BOOST_CHECK_THROW(grade::from_wire("not json"), std::exception);
 }
 
 BOOST_AUTO_TEST_CASE(the_json_report_has_the_versioned_schema) {

@@ -1,15 +1,13 @@
-// The simulator core: event order and ties, contention, memory, deadlock, timeline, actors,
+// The simulator core: event order and ties, contention, memory, deadlock, timeline,
 // cancellation.
 #include <fmt/format.h>
 
 #include <boost/asio.hpp>
 #include <boost/asio/experimental/channel.hpp>
 #include <boost/test/unit_test.hpp>
-#include <overlap/blocking.hpp>
 #include <string>
 #include <vector>
 
-#include "../../core/actor.hpp"
 #include "../../core/operation.hpp"
 
 namespace asio = boost::asio;
@@ -127,7 +125,7 @@ BOOST_AUTO_TEST_CASE(a_receive_nobody_sends_to_is_a_deadlock_not_a_hang) {
     co_await async_work(sim, gpu, 10, 1, asio::use_awaitable);
     co_await never.async_receive(asio::use_awaitable);
   };
-  spawn_coroutine(sim, waits_forever(), [&](std::exception_ptr) { returned = true; });
+  asio::co_spawn(sim.io(), waits_forever(), [&](std::exception_ptr) { returned = true; });
   BOOST_TEST((sim.run([&] { return returned; }) == RunEnd::deadlock));
   BOOST_TEST(sim.now() == ms(10));
   BOOST_TEST(!returned);
@@ -143,49 +141,6 @@ BOOST_AUTO_TEST_CASE(the_virtual_time_limit_stops_a_run) {
   again();
   BOOST_TEST((sim.run([] { return false; }) == RunEnd::time_limit));
   BOOST_TEST(sim.now() == ms(90));
-}
-
-BOOST_AUTO_TEST_CASE(blocking_calls_suspend_only_their_actor) {
-  Simulator sim;
-  Device& a = sim.add_device("a");
-  Device& b = sim.add_device("b");
-  std::vector<std::string> order;
-  int done = 0;
-  auto blocking_work = [&](Device& d, double t, int v) {
-    return async_work(sim, d, t, v, overlap::blocking_call("work"));
-  };
-  spawn_actor(
-      sim, [&] { order.push_back(fmt::format("a{}", blocking_work(a, 30, 1))); },
-      [&](std::exception_ptr) { ++done; });
-  spawn_actor(
-      sim,
-      [&] {
-        blocking_work(b, 10, 2);
-        order.push_back(fmt::format("b{}", blocking_work(b, 10, 3)));
-      },
-      [&](std::exception_ptr) { ++done; });
-  BOOST_TEST((sim.run([&] { return done == 2; }) == RunEnd::finished));
-  BOOST_TEST(order == (std::vector<std::string>{"b3", "a1"}), boost::test_tools::per_element());
-  BOOST_TEST(sim.finish_time() == ms(30));
-}
-
-BOOST_AUTO_TEST_CASE(fork_join_runs_actors_in_parallel_and_waits_for_all) {
-  Simulator sim;
-  std::vector<Device*> workers;
-  for (int i = 0; i < 4; ++i) workers.push_back(&sim.add_device(fmt::format("worker {}", i)));
-  bool done = false;
-  spawn_actor(
-      sim,
-      [&] {
-        for (int round = 0; round < 3; ++round) {
-          fork_join(sim, 4, [&](int i) {
-            async_work(sim, *workers[i], 10.0 * (1 << i), i, overlap::blocking_call("work"));
-          });
-        }
-      },
-      [&](std::exception_ptr) { done = true; });
-  BOOST_TEST((sim.run([&] { return done; }) == RunEnd::finished));
-  BOOST_TEST(sim.finish_time() == ms(3 * 80));  // the slowest worker sets each round's pace
 }
 
 BOOST_AUTO_TEST_CASE(a_rejected_call_is_a_misuse_and_completes_later_with_the_error) {
@@ -216,28 +171,6 @@ BOOST_AUTO_TEST_CASE(a_rejected_call_is_a_misuse_and_completes_later_with_the_er
   BOOST_TEST(sim.violations().list()[0].message ==
              "stage 0: backward(micro_batch 3) without its forward on this stage");
   BOOST_TEST(sim.violations().list()[0].at == ms(5));
-}
-
-BOOST_AUTO_TEST_CASE(a_blocking_call_from_a_coroutine_throws_a_clear_error) {
-  Simulator sim;
-  Device& device = sim.add_device("stage 0");
-  std::exception_ptr error;
-  bool returned = false;
-  auto coroutine = [&]() -> asio::awaitable<void> {
-    async_work(sim, device, 10, 1, overlap::blocking_call("Stage::forward"));
-    co_return;
-  };
-  spawn_coroutine(sim, coroutine(), [&](std::exception_ptr e) {
-    error = e;
-    returned = true;
-  });
-  sim.run([&] { return returned; });
-  BOOST_REQUIRE(error);
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::logic_error& e) {
-    BOOST_TEST(std::string(e.what()).starts_with("Stage::forward is a blocking call"));
-  }
 }
 
 BOOST_AUTO_TEST_CASE(cancellation_ends_the_operation_early_with_operation_aborted) {

@@ -2,23 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <boost/system/system_error.hpp>
 
 namespace overlap::worlds {
 
 namespace {
-
-std::string describe_exception(const std::exception_ptr& e) {
-  try {
-    std::rethrow_exception(e);
-  } catch (const boost::system::system_error& error) {
-    return fmt::format("system_error: {}", error.what());
-  } catch (const std::exception& error) {
-    return error.what();
-  } catch (...) {
-    return "an exception not derived from std::exception";
-  }
-}
 
 const char* status_name(sim::OpStatus s) {
   switch (s) {
@@ -55,9 +42,16 @@ std::string last_operations(const sim::Simulator& sim) {
 void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
                            const std::string& outstanding) {
   const sim::Time now = sim.now();
+  if (outcome.failure) {
+    sim.violations().add(outcome.failure->first, outcome.failure->second, now);
+    return;
+  }
   if (outcome.thrown) {
     sim.violations().add("exception",
-                         fmt::format("train threw: {}", describe_exception(outcome.thrown)), now);
+                         fmt::format("{} threw: {}",
+                                     outcome.thrown->actor < 0 ? "a completion handler" : "train",
+                                     outcome.thrown->what),
+                         now);
     return;
   }
   switch (outcome.end) {

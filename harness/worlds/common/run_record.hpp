@@ -2,8 +2,9 @@
 // (makespan, devices, memory, timeline, violations, and why a run did not finish).
 #pragma once
 
-#include <exception>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "../../core/simulator.hpp"
 #include "../../result/result.hpp"
@@ -11,16 +12,26 @@
 
 namespace overlap::worlds {
 
-struct RunOutcome {
-  sim::RunEnd end = sim::RunEnd::finished;
-  bool returned = false;      // train returned (on every rank) or threw
-  std::exception_ptr thrown;  // what it threw, if it did
-
-  bool completed() const { return returned && !thrown; }  // the result is there to check
+// What the submission program said it threw: from train (actor 0, 1, ...) or from a completion
+// handler (actor -1).
+struct Thrown {
+  int actor = 0;
+  std::string what;
 };
 
-// Adds a violation for a run that deadlocked, hit a limit or threw. `outstanding` is the world's
-// account of unfinished work, for the deadlock message.
+struct RunOutcome {
+  sim::RunEnd end = sim::RunEnd::finished;
+  bool returned = false;         // train returned (on every rank)
+  std::optional<Thrown> thrown;  // what the submission threw, if it did
+  // The program failed outside the simulation: a violation's kind ("crash", "time-limit",
+  // "protocol") and its message.
+  std::optional<std::pair<std::string, std::string>> failure;
+
+  bool completed() const { return returned && !thrown && !failure; }  // there to check
+};
+
+// Adds a violation for a run that deadlocked, hit a limit, threw or failed. `outstanding` is the
+// world's account of unfinished work, for the deadlock message.
 void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
                            const std::string& outstanding);
 

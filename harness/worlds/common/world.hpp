@@ -1,15 +1,18 @@
 // The world contract: what every exercise's world provides, once. A world W is a type naming
-//   W::Api        what train() takes (Pipeline, Trainer, Cluster, Rank)
 //   W::Scenario   a world configuration, with a `name` and a `description`
 //   W::State      the simulated world behind the API, built on a simulator
 // and these static functions:
-//   name                the exercise's name, as in the manifest ("pipeline")
-//   scenarios()         the named scenarios, default first
-//   facts(scenario)     baseline, bound and best known, with their derivations
-//   actors(state)       one API object per actor the submission runs as (one, or one per rank)
-//   outstanding(state)  the unfinished work, for a deadlock report
-//   check(state, sim)   the end-of-run checks of a run that returned: violations on `sim`
+//   name                    the exercise's name, as in the manifest ("pipeline")
+//   scenarios()             the named scenarios, default first
+//   facts(scenario)         baseline, bound and best known, with their derivations
+//   actors(scenario)        how many times train runs at once (one, or one per rank)
+//   hello(scenario, w)      the parameters the submission reads (sizes, budgets), for its client
+//   serve(state, remote, call)  applies one call of the submission (remote.hpp)
+//   state(state, w)         the values the submission reads for free, sent with every batch
+//   outstanding(state)      the unfinished work, for a deadlock report
+//   check(state, sim)       the end-of-run checks of a run that returned: violations on `sim`
 //   add_figures(state, result)  the exercise's own figures (bubble fraction, staleness, ...)
+// The submission's side of the same world is its client (worlds/<name>/client/).
 // run_world.hpp turns any such W into the grader's Exercise.
 #pragma once
 
@@ -19,23 +22,28 @@
 #include <vector>
 
 #include "../../core/simulator.hpp"
+#include "../../protocol/message.hpp"
 #include "../../result/result.hpp"
 #include "facts.hpp"
+#include "remote.hpp"
 
 namespace overlap::worlds {
 
 template <typename W>
 concept World = requires(const typename W::Scenario& scenario, typename W::State& state,
                          const typename W::State& finished, sim::Simulator& sim,
-                         grade::ScenarioResult& result) {
-  typename W::Api;
+                         grade::ScenarioResult& result, protocol::Writer& writer, Remote& remote,
+                         Call& call) {
   { W::name } -> std::convertible_to<std::string_view>;
   { W::scenarios() } -> std::same_as<const std::vector<typename W::Scenario>&>;
   { scenario.name } -> std::convertible_to<std::string>;
   { scenario.description } -> std::convertible_to<std::string>;
   { W::facts(scenario) } -> std::same_as<ScenarioFacts>;
   requires std::constructible_from<typename W::State, const typename W::Scenario&, sim::Simulator&>;
-  { W::actors(state) } -> std::same_as<std::vector<typename W::Api*>>;
+  { W::actors(scenario) } -> std::same_as<int>;
+  { W::hello(scenario, writer) } -> std::same_as<void>;
+  { W::serve(state, remote, call) } -> std::same_as<void>;
+  { W::state(finished, writer) } -> std::same_as<void>;
   { W::outstanding(finished) } -> std::same_as<std::string>;
   { W::check(finished, sim) } -> std::same_as<void>;
   { W::add_figures(finished, result) } -> std::same_as<void>;

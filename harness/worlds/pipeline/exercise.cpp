@@ -7,6 +7,7 @@
 
 #include "../common/run_world.hpp"
 #include "oracle.hpp"
+#include "wire.hpp"
 
 namespace overlap::pipeline {
 
@@ -40,6 +41,51 @@ void check_weights(const detail::World& world, sim::Simulator& sim) {
 }
 
 }  // namespace
+
+void Contract::hello(const Scenario& sc, protocol::Writer& w) {
+  const model::Shape shape = model::shape_for(sc.stages(), sc.micro_batches);
+  w.integer(sc.stages()).integer(sc.micro_batches).integer(sc.steps).integer(shape.rows);
+  for (int budget : sc.stashes) w.integer(budget);
+  for (int width : shape.widths) w.integer(width);
+}
+
+void Contract::serve(State& world, worlds::Remote& remote, worlds::Call& call) {
+  const int stages = world.scenario().stages();
+  auto& tensors = world.tensors();
+  // A tensor a call makes is the handle of its number; its shape goes back in the completion.
+  auto keep = [&tensors, number = call.number](protocol::Writer& w, model::Matrix m) {
+    w.integer(m.rows()).integer(m.cols());
+    tensors.add(number, std::move(m));
+  };
+  switch (call.op) {
+    case wire::input: {
+      const int step = call.value("step");
+      const int mb = call.value("micro-batch");
+      return tensors.add(call.number, world.input(step, mb));
+    }
+    case wire::loss_gradient: {
+      const int step = call.value("step");
+      const int mb = call.value("micro-batch");
+      const model::Matrix* output = tensors.find(call.handle("output"), "tensor");
+      return tensors.add(call.number, world.loss_gradient(step, mb, output));
+    }
+    case wire::forward: {
+      const int s = call.index(stages, "stage");
+      const int mb = call.value("micro-batch");
+      const model::Matrix* x = tensors.find(call.handle("input"), "tensor");
+      return world.start_forward(s, mb, x, remote.reply<model::Matrix>(call.number, keep));
+    }
+    case wire::backward: {
+      const int s = call.index(stages, "stage");
+      const int mb = call.value("micro-batch");
+      const model::Matrix* grad = tensors.find(call.handle("gradient"), "tensor");
+      return world.start_backward(s, mb, grad, remote.reply<model::Matrix>(call.number, keep));
+    }
+    case wire::optimizer_step:
+      return world.start_optimizer_step(call.index(stages, "stage"), remote.reply(call.number));
+  }
+  throw protocol::ProtocolError(fmt::format("pipeline has no operation {}", call.op));
+}
 
 void Contract::check(const detail::World& world, sim::Simulator& sim) {
   const Scenario& sc = world.scenario();
@@ -86,4 +132,4 @@ void Contract::add_figures(const detail::World& world, grade::ScenarioResult& re
 
 }  // namespace overlap::pipeline
 
-OVERLAP_REGISTER_WORLD(overlap::pipeline::Contract)
+OVERLAP_REGISTER_WORLD(overlap::pipeline::Contract, pipeline)

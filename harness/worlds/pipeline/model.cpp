@@ -29,7 +29,7 @@ std::vector<Layer> initial_layers(const Shape& shape, std::uint64_t seed) {
     const int in = shape.widths[s];
     const int out = shape.widths[s + 1];
     const double scale = 1.0 / std::sqrt(static_cast<double>(in));
-    Layer layer{Tensor(out, in), std::vector<double>(out), s + 1 < stages};
+    Layer layer{Matrix(out, in), std::vector<double>(out), s + 1 < stages};
     for (int o = 0; o < out; ++o) {
       for (int i = 0; i < in; ++i)
         layer.weight(o, i) = scale * worlds::uniform(seed, kWeight, s, o, i);
@@ -41,12 +41,12 @@ std::vector<Layer> initial_layers(const Shape& shape, std::uint64_t seed) {
 }
 
 Layer zero_like(const Layer& layer) {
-  return {Tensor(layer.weight.rows(), layer.weight.cols()), std::vector<double>(layer.bias.size()),
+  return {Matrix(layer.weight.rows(), layer.weight.cols()), std::vector<double>(layer.bias.size()),
           layer.tanh};
 }
 
-Tensor input(const Shape& shape, std::uint64_t seed, int step, int micro_batch) {
-  Tensor x(shape.rows, shape.widths.front());
+Matrix input(const Shape& shape, std::uint64_t seed, int step, int micro_batch) {
+  Matrix x(shape.rows, shape.widths.front());
   for (int r = 0; r < x.rows(); ++r) {
     for (int c = 0; c < x.cols(); ++c) {
       x(r, c) =
@@ -57,9 +57,9 @@ Tensor input(const Shape& shape, std::uint64_t seed, int step, int micro_batch) 
 }
 
 // The function to learn: sin of a fixed random linear map of the input.
-Tensor target(const Shape& shape, std::uint64_t seed, int step, int micro_batch) {
-  const Tensor x = input(shape, seed, step, micro_batch);
-  Tensor t(shape.rows, shape.widths.back());
+Matrix target(const Shape& shape, std::uint64_t seed, int step, int micro_batch) {
+  const Matrix x = input(shape, seed, step, micro_batch);
+  Matrix t(shape.rows, shape.widths.back());
   for (int r = 0; r < t.rows(); ++r) {
     for (int o = 0; o < t.cols(); ++o) {
       double z = 0;
@@ -70,19 +70,19 @@ Tensor target(const Shape& shape, std::uint64_t seed, int step, int micro_batch)
   return t;
 }
 
-Tensor loss_gradient(const Shape& shape, const Tensor& output, const Tensor& target) {
+Matrix loss_gradient(const Shape& shape, const Matrix& output, const Matrix& target) {
   if (output.rows() != target.rows() || output.cols() != target.cols()) {
     throw std::invalid_argument("loss_gradient: the output is not a last-stage output");
   }
   const double scale = 1.0 / (shape.rows * shape.micro_batches);
-  Tensor g(output.rows(), output.cols());
+  Matrix g(output.rows(), output.cols());
   for (int r = 0; r < g.rows(); ++r) {
     for (int c = 0; c < g.cols(); ++c) g(r, c) = scale * (output(r, c) - target(r, c));
   }
   return g;
 }
 
-double loss(const Shape& shape, const Tensor& output, const Tensor& target) {
+double loss(const Shape& shape, const Matrix& output, const Matrix& target) {
   double sum = 0;
   for (int r = 0; r < output.rows(); ++r) {
     for (int c = 0; c < output.cols(); ++c) {
@@ -93,8 +93,8 @@ double loss(const Shape& shape, const Tensor& output, const Tensor& target) {
   return sum / (2.0 * shape.rows * shape.micro_batches);
 }
 
-Tensor forward(const Layer& layer, const Tensor& x) {
-  Tensor y(x.rows(), layer.weight.rows());
+Matrix forward(const Layer& layer, const Matrix& x) {
+  Matrix y(x.rows(), layer.weight.rows());
   for (int r = 0; r < x.rows(); ++r) {
     for (int o = 0; o < layer.weight.rows(); ++o) {
       double z = layer.bias[o];
@@ -105,9 +105,9 @@ Tensor forward(const Layer& layer, const Tensor& x) {
   return y;
 }
 
-Tensor backward(const Layer& layer, const Stash& stash, const Tensor& grad, Layer& sum) {
-  const Tensor& x = stash.input;
-  Tensor dz = grad;
+Matrix backward(const Layer& layer, const Stash& stash, const Matrix& grad, Layer& sum) {
+  const Matrix& x = stash.input;
+  Matrix dz = grad;
   if (layer.tanh) {
     for (int r = 0; r < dz.rows(); ++r) {
       for (int o = 0; o < dz.cols(); ++o) {
@@ -116,7 +116,7 @@ Tensor backward(const Layer& layer, const Stash& stash, const Tensor& grad, Laye
       }
     }
   }
-  Tensor dx(x.rows(), x.cols());
+  Matrix dx(x.rows(), x.cols());
   for (int r = 0; r < x.rows(); ++r) {
     for (int o = 0; o < dz.cols(); ++o) {
       sum.bias[o] += dz(r, o);

@@ -4,21 +4,21 @@
 #pragma once
 
 #include <cstdint>
-#include <overlap/tensor.hpp>
+#include "matrix.hpp"
 #include <vector>
 
 namespace overlap::pipeline::model {
 
 struct Layer {
-  Tensor weight;             // outputs x inputs
+  Matrix weight;             // outputs x inputs
   std::vector<double> bias;  // outputs
   bool tanh = true;          // false on the last stage
 };
 
 // What forward keeps for backward: the layer's input and output.
 struct Stash {
-  Tensor input;
-  Tensor output;
+  Matrix input;
+  Matrix output;
 };
 
 struct Shape {
@@ -33,16 +33,16 @@ Shape shape_for(int stages, int micro_batches);
 std::vector<Layer> initial_layers(const Shape& shape, std::uint64_t seed);
 Layer zero_like(const Layer& layer);
 
-Tensor input(const Shape& shape, std::uint64_t seed, int step, int micro_batch);
-Tensor target(const Shape& shape, std::uint64_t seed, int step, int micro_batch);
+Matrix input(const Shape& shape, std::uint64_t seed, int step, int micro_batch);
+Matrix target(const Shape& shape, std::uint64_t seed, int step, int micro_batch);
 
 // d(loss)/d(output) for the mean squared error over the whole step (all micro-batches).
-Tensor loss_gradient(const Shape& shape, const Tensor& output, const Tensor& target);
-double loss(const Shape& shape, const Tensor& output, const Tensor& target);
+Matrix loss_gradient(const Shape& shape, const Matrix& output, const Matrix& target);
+double loss(const Shape& shape, const Matrix& output, const Matrix& target);
 
-Tensor forward(const Layer& layer, const Tensor& x);
+Matrix forward(const Layer& layer, const Matrix& x);
 // Adds this micro-batch's weight and bias gradient to `sum`; returns d(loss)/d(input).
-Tensor backward(const Layer& layer, const Stash& stash, const Tensor& grad, Layer& sum);
+Matrix backward(const Layer& layer, const Stash& stash, const Matrix& grad, Layer& sum);
 void sgd_step(Layer& layer, Layer& gradient_sum, double learning_rate);
 
 }  // namespace overlap::pipeline::model

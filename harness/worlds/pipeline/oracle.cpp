@@ -11,15 +11,15 @@ OracleRun oracle(const model::Shape& shape, std::uint64_t seed, int steps) {
     double step_loss = 0;
     for (int mb = 0; mb < shape.micro_batches; ++mb) {
       std::vector<model::Stash> stashes;
-      Tensor x = model::input(shape, seed, step, mb);
+      model::Matrix x = model::input(shape, seed, step, mb);
       for (int s = 0; s < stages; ++s) {
-        Tensor y = model::forward(run.layers[s], x);
+        model::Matrix y = model::forward(run.layers[s], x);
         stashes.push_back({std::move(x), y});
         x = std::move(y);
       }
-      const Tensor t = model::target(shape, seed, step, mb);
+      const model::Matrix t = model::target(shape, seed, step, mb);
       step_loss += model::loss(shape, x, t);
-      Tensor g = model::loss_gradient(shape, x, t);
+      model::Matrix g = model::loss_gradient(shape, x, t);
       for (int s = stages - 1; s >= 0; --s)
         g = model::backward(run.layers[s], stashes[s], g, sums[s]);
     }

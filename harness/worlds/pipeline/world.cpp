@@ -2,47 +2,12 @@
 
 #include <fmt/format.h>
 
-#include "../../core/actor.hpp"
 #include "../../core/operation.hpp"
 
-namespace overlap::pipeline {
+namespace overlap::pipeline::detail {
 
-using Tensors = sim::Operation<Tensor>;
+using Tensors = sim::Operation<Matrix>;
 using Nothing = sim::Operation<>;
-
-// --- the public face -----------------------------------------------------------------------
-
-Pipeline::Pipeline(detail::World& world) : world_(&world) {
-  for (int s = 0; s < world.scenario().stages(); ++s) stages_.push_back(Stage(world, s));
-}
-
-int Pipeline::micro_batches() const { return world_->scenario().micro_batches; }
-int Pipeline::steps() const { return world_->scenario().steps; }
-int Pipeline::stash_budget(int stage) const { return world_->scenario().stashes.at(stage); }
-
-Tensor Pipeline::input(int step, int micro_batch) const {
-  return model::input(world_->shape(), world_->scenario().seed, step, micro_batch);
-}
-
-Tensor Pipeline::loss_gradient(int step, int micro_batch, const Tensor& output) const {
-  return model::loss_gradient(
-      world_->shape(), output,
-      model::target(world_->shape(), world_->scenario().seed, step, micro_batch));
-}
-
-void Stage::start_forward(int mb, Tensor x, Handler<Tensor> handler) {
-  world_->start_forward(index_, mb, std::move(x), std::move(handler));
-}
-void Stage::start_backward(int mb, Tensor grad, Handler<Tensor> handler) {
-  world_->start_backward(index_, mb, std::move(grad), std::move(handler));
-}
-void Stage::start_optimizer_step(Handler<> handler) {
-  world_->start_optimizer_step(index_, std::move(handler));
-}
-
-// --- the world -----------------------------------------------------------------------------
-
-namespace detail {
 
 World::World(const Scenario& scenario, sim::Simulator& sim)
     : scenario_(scenario),
@@ -59,7 +24,6 @@ World::World(const Scenario& scenario, sim::Simulator& sim)
     state.backwards.assign(scenario.micro_batches, 0);
     stages_.push_back(std::move(state));
   }
-  pipeline_.reset(new Pipeline(*this));
 }
 
 template <typename Handler>
@@ -67,9 +31,32 @@ void World::reject(Handler handler, int stage, std::string message) {
   sim::reject(sim_, std::move(handler), fmt::format("stage {}: {}", stage, message));
 }
 
-void World::start_forward(int s, int mb, Tensor x, Handler<Tensor> handler) {
+Matrix World::input(int step, int mb) const {
+  return model::input(shape_, scenario_.seed, step, mb);
+}
+
+Matrix World::loss_gradient(int step, int mb, const Matrix* output) {
+  if (output == nullptr || output->rows() != shape_.rows ||
+      output->cols() != shape_.widths.back()) {
+    sim_.violations().add(
+        "misuse",
+        fmt::format("loss_gradient(step {}, micro_batch {}) of {}, not the last stage's output",
+                    step, mb,
+                    output ? fmt::format("a {}x{} tensor", output->rows(), output->cols())
+                           : std::string("an empty tensor")),
+        sim_.now());
+    return {};
+  }
+  return model::loss_gradient(shape_, *output, model::target(shape_, scenario_.seed, step, mb));
+}
+
+void World::start_forward(int s, int mb, const Matrix* x, Handler<Matrix> handler) {
   StageState& st = stages_[s];
   const int step = st.steps_done;
+  if (x == nullptr) {
+    return reject(std::move(handler), s,
+                  fmt::format("forward(micro_batch {}) of an empty tensor", mb));
+  }
   if (mb < 0 || mb >= scenario_.micro_batches) {
     return reject(std::move(handler), s,
                   fmt::format("forward(micro_batch {}) is out of range [0, {})", mb,
@@ -81,36 +68,40 @@ void World::start_forward(int s, int mb, Tensor x, Handler<Tensor> handler) {
                               "flight on this stage (its backward has not run)",
                               mb, mb));
   }
-  if (x.cols() != shape_.widths[s] || x.rows() != shape_.rows) {
+  if (x->cols() != shape_.widths[s] || x->rows() != shape_.rows) {
     return reject(std::move(handler), s,
                   fmt::format("forward(micro_batch {}) got a {}x{} input, the layer takes {}x{}: "
                               "is it stage {}'s output?",
-                              mb, x.rows(), x.cols(), shape_.rows, shape_.widths[s], s - 1));
+                              mb, x->rows(), x->cols(), shape_.rows, shape_.widths[s], s - 1));
   }
   ++st.forwards[mb];
-  Tensor y = model::forward(layers_[s], x);
-  st.stashes.emplace(mb, model::Stash{std::move(x), y});
+  Matrix y = model::forward(layers_[s], *x);
+  st.stashes.emplace(mb, model::Stash{*x, y});
   st.stash_pool->charge(1, fmt::format("forward(step {}, mb {})", step, mb), sim_.now());
   Tensors::start(sim_, *st.device, {"forward", fmt::format("step {}, mb {}", step, mb), 'F'},
                  sim::ms(scenario_.forward_ms[s]), std::move(handler), {std::move(y)});
 }
 
-void World::start_backward(int s, int mb, Tensor grad, Handler<Tensor> handler) {
+void World::start_backward(int s, int mb, const Matrix* grad, Handler<Matrix> handler) {
   StageState& st = stages_[s];
   const int step = st.steps_done;
+  if (grad == nullptr) {
+    return reject(std::move(handler), s,
+                  fmt::format("backward(micro_batch {}) of an empty tensor", mb));
+  }
   auto stash = st.stashes.find(mb);
   if (stash == st.stashes.end()) {
     return reject(std::move(handler), s,
                   fmt::format("backward(micro_batch {}) without its forward on this stage", mb));
   }
-  if (grad.cols() != shape_.widths[s + 1] || grad.rows() != shape_.rows) {
+  if (grad->cols() != shape_.widths[s + 1] || grad->rows() != shape_.rows) {
     return reject(std::move(handler), s,
                   fmt::format("backward(micro_batch {}) got a {}x{} gradient, the layer's output "
                               "is {}x{}",
-                              mb, grad.rows(), grad.cols(), shape_.rows, shape_.widths[s + 1]));
+                              mb, grad->rows(), grad->cols(), shape_.rows, shape_.widths[s + 1]));
   }
   ++st.backwards[mb];
-  Tensor dx = model::backward(layers_[s], stash->second, grad, st.gradient_sum);
+  Matrix dx = model::backward(layers_[s], stash->second, *grad, st.gradient_sum);
   st.stashes.erase(stash);
   // The stash is freed when the backward ends, not when it starts.
   Tensors::start(sim_, *st.device, {"backward", fmt::format("step {}, mb {}", step, mb), 'B'},
@@ -189,5 +180,4 @@ std::string World::outstanding() const {
   return fmt::format("{}", fmt::join(out, "; "));
 }
 
-}  // namespace detail
-}  // namespace overlap::pipeline
+}  // namespace overlap::pipeline::detail

@@ -1,18 +1,20 @@
-// The pipeline world's state behind the public Pipeline and Stage: weights, stashes, gradient
-// sums, and the bookkeeping the checks read.
+// The pipeline world's state behind the submission's Pipeline and Stages: weights, the tensors
+// the submission holds handles to, stashes, gradient sums, and the bookkeeping the checks read.
 #pragma once
 
 #include <map>
-#include <memory>
-#include <overlap/pipeline.hpp>
+#include <overlap/handler.hpp>
 #include <string>
 #include <vector>
 
 #include "../../core/simulator.hpp"
+#include "../common/remote.hpp"
 #include "model.hpp"
 #include "scenarios.hpp"
 
 namespace overlap::pipeline::detail {
+
+using model::Matrix;
 
 class World {
  public:
@@ -20,14 +22,18 @@ class World {
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
-  Pipeline& pipeline() { return *pipeline_; }
   const Scenario& scenario() const { return scenario_; }
   const model::Shape& shape() const { return shape_; }
   sim::Simulator& sim() { return sim_; }
 
-  // The operations behind Stage's public ones.
-  void start_forward(int stage, int mb, Tensor x, Handler<Tensor> handler);
-  void start_backward(int stage, int mb, Tensor grad, Handler<Tensor> handler);
+  // The tensors the submission holds, by handle.
+  worlds::Handles<Matrix>& tensors() { return tensors_; }
+
+  // The operations behind Pipeline's and Stage's public ones. A null tensor is an empty handle.
+  Matrix input(int step, int mb) const;
+  Matrix loss_gradient(int step, int mb, const Matrix* output);
+  void start_forward(int stage, int mb, const Matrix* x, Handler<Matrix> handler);
+  void start_backward(int stage, int mb, const Matrix* grad, Handler<Matrix> handler);
   void start_optimizer_step(int stage, Handler<> handler);
 
   // What the checks read once the run is over.
@@ -60,7 +66,7 @@ class World {
   model::Shape shape_;
   std::vector<model::Layer> layers_;
   std::vector<StageState> stages_;
-  std::unique_ptr<Pipeline> pipeline_;
+  worlds::Handles<Matrix> tensors_;
 };
 
 }  // namespace overlap::pipeline::detail

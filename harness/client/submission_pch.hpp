@@ -1,6 +1,6 @@
 // What every submission's translation unit parses, compiled once: Asio with the facilities
-// candidates reach for, the kit's public headers that are the same in every exercise, and the
-// grading program's own. Precompiled, it takes about a second and a half off each rebuild.
+// candidates reach for, and the kit's public headers that are the same in every exercise.
+// Precompiled, it takes about a second and a half off each rebuild.
 #pragma once
 
 #include <boost/asio.hpp>
@@ -13,11 +13,9 @@
 #include <optional>
 #include <overlap/blocking.hpp>
 #include <overlap/error.hpp>
+#include <overlap/handle.hpp>
 #include <overlap/handler.hpp>
 #include <overlap/tensor.hpp>
 #include <overlap/train.hpp>
 #include <string>
 #include <vector>
-
-#include "../worlds/common/exercise.hpp"
-#include "cli.hpp"

@@ -8,20 +8,22 @@
 #include <stdexcept>
 #include <string>
 
-namespace overlap::sim {
+namespace overlap::client {
 
 namespace {
 
 using Yield = boost::asio::basic_yield_context<boost::asio::any_io_executor>;
 
-// The actor whose code runs now, if any. One simulation runs on a thread at a time.
+// The actor whose code runs now, if any.
 thread_local Yield* current_actor = nullptr;
+
+boost::asio::io_context& io() { return Connection::get().io(); }
 
 }  // namespace
 
-void spawn_actor(Simulator& sim, std::function<void()> body, Done done) {
+void spawn_actor(std::function<void()> body, Done done) {
   boost::asio::spawn(
-      boost::asio::any_io_executor(sim.io().get_executor()),
+      boost::asio::any_io_executor(io().get_executor()),
       [body = std::move(body)](Yield yield) {
         current_actor = &yield;
         body();
@@ -33,45 +35,44 @@ void spawn_actor(Simulator& sim, std::function<void()> body, Done done) {
       });
 }
 
-void spawn_coroutine(Simulator& sim, boost::asio::awaitable<void> body, Done done) {
-  boost::asio::co_spawn(sim.io(), std::move(body), std::move(done));
+void spawn_coroutine(boost::asio::awaitable<void> body, Done done) {
+  boost::asio::co_spawn(io(), std::move(body), std::move(done));
 }
 
-void fork_join(Simulator& sim, int n, const std::function<void(int)>& body) {
+void fork_join(int n, const std::function<void(int)>& body) {
   if (n <= 0) return;
   int remaining = n;
   std::exception_ptr first_error;
   detail::block("fork_join", [&](detail::Resume resume) {
     auto wake = std::make_shared<detail::Resume>(std::move(resume));
     for (int i = 0; i < n; ++i) {
-      spawn_actor(
-          sim, [&body, i] { body(i); },
-          [&, wake](std::exception_ptr e) {
-            if (e && !first_error) first_error = e;
-            if (--remaining == 0) boost::asio::post(sim.io(), [wake] { (std::move(*wake))(); });
-          });
+      spawn_actor([&body, i] { body(i); },
+                  [&, wake](std::exception_ptr e) {
+                    if (e && !first_error) first_error = e;
+                    if (--remaining == 0) boost::asio::post(io(), [wake] { (std::move(*wake))(); });
+                  });
     }
   });
   if (first_error) std::rethrow_exception(first_error);
 }
 
-}  // namespace overlap::sim
+}  // namespace overlap::client
 
 namespace overlap::detail {
 
 void block(const char* operation, const std::function<void(Resume)>& start) {
-  sim::Yield* const yield = sim::current_actor;
+  client::Yield* const yield = client::current_actor;
   if (yield == nullptr) {
     throw std::logic_error(std::string(operation) +
                            " is a blocking call, made outside synchronous code; from a coroutine "
                            "use its async_ form with co_await");
   }
-  sim::current_actor = nullptr;  // other actors run while this one waits
+  client::current_actor = nullptr;  // other actors run while this one waits
   struct Restore {
-    sim::Yield* yield;
-    ~Restore() { sim::current_actor = yield; }
+    client::Yield* yield;
+    ~Restore() { client::current_actor = yield; }
   } restore{yield};
-  boost::asio::async_initiate<sim::Yield&, void()>(
+  boost::asio::async_initiate<client::Yield&, void()>(
       [&](auto handler) { start(Resume(std::move(handler))); }, *yield);
 }
 

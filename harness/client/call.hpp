@@ -1,0 +1,87 @@
+// Turning a public operation into a call to the judge. An exercise's client writes each
+// operation as: a request frame with its arguments, the handler, and how to read its results;
+// call() does the rest (cancellation, posting the handler with the judge's results).
+#pragma once
+
+#include <boost/asio/append.hpp>
+#include <boost/asio/associated_cancellation_slot.hpp>
+#include <boost/asio/post.hpp>
+#include <cstdint>
+#include <memory>
+#include <overlap/handle.hpp>
+#include <overlap/handler.hpp>
+#include <tuple>
+#include <utility>
+
+#include "connection.hpp"
+
+namespace overlap::detail {
+
+// Builds the public handle types and reads their numbers (overlap/handle.hpp).
+struct HandleAccess {
+  template <typename T>
+  static std::int64_t number(const T& object) {
+    return object.handle_;
+  }
+  // A handle: its number and the facts it carries, through the type's private constructor.
+  template <typename T, typename... Facts>
+  static T make(std::int64_t number, Facts... facts) {
+    return T(number, facts...);
+  }
+};
+
+}  // namespace overlap::detail
+
+namespace overlap::client {
+
+template <typename Decode, typename... R>
+class Call final : public Pending {
+ public:
+  Call(std::int64_t number, Handler<R...> handler, Decode decode)
+      : number_(number), handler_(std::move(handler)), decode_(std::move(decode)) {}
+
+  void complete(boost::system::error_code ec, protocol::Reader& results) override {
+    auto slot = boost::asio::get_associated_cancellation_slot(handler_);
+    if (slot.is_connected()) slot.clear();
+    std::tuple<R...> values{};
+    if (!ec) values = decode_(number_, results);
+    results.end();
+    std::apply(
+        [&](auto&&... r) {
+          boost::asio::post(Connection::get().io(),
+                            boost::asio::append(std::move(handler_), ec, std::move(r)...));
+        },
+        std::move(values));
+  }
+
+ private:
+  std::int64_t number_;
+  Handler<R...> handler_;
+  Decode decode_;
+};
+
+// Sends `request`; `handler` completes when the judge completes the call, with the results
+// `decode(call number, reader)` returns as a tuple (on an error: default values). The handler's
+// cancellation slot, if connected, sends a cancellation.
+template <typename... R, typename Decode>
+void call(const protocol::Writer& request, Handler<R...> handler, Decode decode) {
+  Connection& c = Connection::get();
+  auto slot = boost::asio::get_associated_cancellation_slot(handler);
+  const std::int64_t number = c.next_number();
+  c.send(request, std::make_unique<Call<Decode, R...>>(number, std::move(handler), std::move(decode)));
+  if (slot.is_connected()) {
+    slot.assign([number](boost::asio::cancellation_type) { Connection::get().cancel(number); });
+  }
+}
+
+// A call without results.
+inline void call(const protocol::Writer& request, Handler<> handler) {
+  call(request, std::move(handler), [](std::int64_t, protocol::Reader&) { return std::tuple<>{}; });
+}
+
+// A call the judge does at once, with no completion: returns its number.
+inline std::int64_t call_now(const protocol::Writer& request) {
+  return Connection::get().send(request, nullptr);
+}
+
+}  // namespace overlap::client

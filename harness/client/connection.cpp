@@ -1,0 +1,190 @@
+#include "connection.hpp"
+
+#include <unistd.h>
+
+#include <boost/system/system_error.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <limits>
+#include <overlap/error.hpp>
+#include <stdexcept>
+
+namespace overlap::client {
+
+namespace {
+
+using protocol::Frame;
+
+// The judge is the kit's own program: the client trusts it not to flood, and waits for it as
+// long as it takes (the judge's deadlines end a run, not the client's).
+constexpr std::size_t kNoCap = std::numeric_limits<std::size_t>::max();
+const auto kForever = protocol::Clock::time_point::max();
+
+// Exception texts are cut to this length: a report shows them, a pipe carries them.
+constexpr std::size_t kMaxText = 2000;
+
+// A broken connection means the judge is gone or the kit is broken: nothing to report to.
+[[noreturn]] void fail(const std::string& why) {
+  std::fprintf(stderr, "overlap client: %s\n", why.c_str());
+  std::fflush(stderr);
+  ::_exit(70);
+}
+
+protocol::Writer frame(Frame type) { return protocol::Writer(static_cast<std::uint16_t>(type)); }
+
+}  // namespace
+
+std::string describe(std::exception_ptr error) {
+  std::string text;
+  try {
+    std::rethrow_exception(error);
+  } catch (const boost::system::system_error& e) {
+    text = std::string("system_error: ") + e.what();
+  } catch (const std::exception& e) {
+    text = e.what();
+  } catch (...) {
+    text = "an exception not derived from std::exception";
+  }
+  if (text.size() > kMaxText) text.resize(kMaxText);
+  return text;
+}
+
+Connection& Connection::get() {
+  static Connection connection;
+  return connection;
+}
+
+Connection::Connection()
+    : work_(io_.get_executor()),
+      from_judge_(kFromJudge, kNoCap),
+      to_judge_(kToJudge),
+      owner_(std::this_thread::get_id()) {
+  categories_ = {&overlap::category(), &boost::system::system_category(),
+                 &boost::system::generic_category()};
+  if (from_judge_.next(kForever, hello_body_) != protocol::Io::done) fail("no hello");
+  hello_ = std::make_unique<protocol::Reader>(hello_body_);
+  if (hello_->type() != static_cast<std::uint16_t>(Frame::hello) ||
+      hello_->integer() != protocol::kVersion) {
+    fail("the judge speaks another protocol version");
+  }
+  hello_->text();  // the exercise's name: the program was built for it, the judge checked that
+}
+
+void Connection::add_category(const boost::system::error_category& category) {
+  categories_.push_back(&category);
+}
+
+void Connection::check_thread(const char* operation) const {
+  if (std::this_thread::get_id() != owner_) {
+    throw std::logic_error(std::string(operation) +
+                           " was called from another thread: only the thread that runs train() "
+                           "may call the cluster");
+  }
+}
+
+protocol::Writer Connection::request(std::uint16_t op) {
+  protocol::Writer w = frame(Frame::call);
+  w.integer(op);
+  return w;
+}
+
+std::int64_t Connection::send(const protocol::Writer& call, std::unique_ptr<Pending> pending) {
+  const std::int64_t number = ++calls_;
+  out_.append(call.frame());
+  if (pending) pending_.emplace(number, std::move(pending));
+  return number;
+}
+
+void Connection::cancel(std::int64_t number) {
+  if (pending_.contains(number)) out_.append(frame(Frame::cancel).integer(number).frame());
+}
+
+void Connection::actor_done(int actor, std::exception_ptr error) {
+  if (error) {
+    out_.append(frame(Frame::threw).integer(actor).text(describe(error)).frame());
+  } else {
+    out_.append(frame(Frame::returned).integer(actor).frame());
+  }
+}
+
+void Connection::run_ready() {
+  // poll() returns when nothing is ready, or early when the submission stopped the context:
+  // then run on, so that a stop() can neither hide work nor fake an idle client.
+  do {
+    io_.restart();
+    try {
+      io_.poll();
+    } catch (...) {
+      // Thrown out of a completion handler, not out of train: the run ends with it.
+      actor_done(-1, std::current_exception());
+      flush();
+      for (;;) receive_batch();  // until the judge's end
+    }
+  } while (io_.stopped());
+}
+
+void Connection::flush() {
+  out_.append(frame(Frame::idle).frame());
+  if (to_judge_.write(out_, kForever) != protocol::Io::done) leave();
+  out_.clear();
+}
+
+void Connection::receive_batch() {
+  std::string body;
+  for (;;) {
+    if (from_judge_.next(kForever, body) != protocol::Io::done) leave();
+    protocol::Reader frame(body);
+    switch (static_cast<Frame>(frame.type())) {
+      case Frame::completion: {
+        const std::int64_t number = frame.integer();
+        const std::string category = frame.text();
+        const int value = static_cast<int>(frame.integer());
+        boost::system::error_code ec;
+        if (value != 0) {
+          const boost::system::error_category* found = nullptr;
+          for (const auto* c : categories_) {
+            if (category == c->name()) found = c;
+          }
+          if (!found) fail("a completion with an unknown error category " + category);
+          ec.assign(value, *found);
+        }
+        auto it = pending_.find(number);
+        if (it == pending_.end()) fail("a completion of a call not in flight");
+        std::unique_ptr<Pending> call = std::move(it->second);
+        pending_.erase(it);
+        call->complete(ec, frame);
+        break;
+      }
+      case Frame::state:
+        if (on_state_) on_state_(frame);
+        break;
+      case Frame::go:
+        return;
+      case Frame::end:
+        leave();
+      default:
+        fail("an unexpected frame from the judge");
+    }
+  }
+}
+
+void Connection::leave() {
+  std::cout.flush();
+  std::fflush(nullptr);
+  ::_exit(0);
+}
+
+void Connection::serve() {
+  try {
+    for (;;) {
+      run_ready();
+      flush();
+      receive_batch();
+    }
+  } catch (const protocol::ProtocolError& e) {
+    fail(e.what());
+  }
+}
+
+}  // namespace overlap::client

@@ -1,0 +1,139 @@
+#include "program.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <system_error>
+#include <thread>
+
+namespace overlap::grade {
+
+namespace {
+
+// What one run may send the judge in all: far above any honest run (a call is about 40 bytes).
+constexpr std::size_t kMaxRunBytes = std::size_t{512} << 20;
+
+void make_pipe(int fds[2]) {
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
+}
+
+}  // namespace
+
+Program::Program(const std::string& path, double real_seconds)
+    : real_seconds_(real_seconds),
+      deadline_(protocol::Clock::now() + std::chrono::duration_cast<protocol::Clock::duration>(
+                                             std::chrono::duration<double>(real_seconds))) {
+  int to[2], from[2];
+  make_pipe(to);
+  make_pipe(from);
+  pid_ = ::fork();
+  if (pid_ < 0) throw std::system_error(errno, std::generic_category(), "fork");
+  if (pid_ == 0) {
+    // The child: its own process group, the pipes where the client expects them, nothing else
+    // of the judge's open (the pipes were made close-on-exec; dup2 clears that on the copies).
+    ::setpgid(0, 0);
+    // Out of the way first: a pipe may already sit on 3 or 4, and dup2 onto itself would keep
+    // close-on-exec.
+    const int in = ::fcntl(to[0], F_DUPFD_CLOEXEC, 10);
+    const int out = ::fcntl(from[1], F_DUPFD_CLOEXEC, 10);
+    if (in < 0 || out < 0 || ::dup2(in, 3) < 0 || ::dup2(out, 4) < 0) ::_exit(126);
+    const int null = ::open("/dev/null", O_RDONLY);
+    if (null >= 0) ::dup2(null, 0);
+    char* const argv[] = {const_cast<char*>(path.c_str()), nullptr};
+    ::execv(path.c_str(), argv);
+    ::_exit(127);
+  }
+  ::setpgid(pid_, pid_);  // also here: whichever runs first, the group exists before a kill
+  ::close(to[0]);
+  ::close(from[1]);
+  to_program_ = to[1];
+  from_program_ = from[0];
+  reader_ = std::make_unique<protocol::FrameReader>(from_program_, kMaxRunBytes);
+  writer_ = std::make_unique<protocol::FrameWriter>(to_program_);
+}
+
+Program::~Program() {
+  if (to_program_ >= 0) ::close(to_program_);
+  if (from_program_ >= 0) ::close(from_program_);
+  if (!reaped_) {
+    // After a run, a well-behaved client exits at once on `end`: give it a moment, then kill.
+    reap(std::min(deadline_, protocol::Clock::now() + std::chrono::milliseconds(200)));
+  }
+  kill_group();  // whatever the program left behind in its group
+}
+
+void Program::kill_group() {
+  if (pid_ > 0) ::kill(-pid_, SIGKILL);
+}
+
+int Program::reap(protocol::Clock::time_point deadline) {
+  int status = 0;
+  for (;;) {
+    const pid_t done = ::waitpid(pid_, &status, WNOHANG);
+    if (done == pid_ || (done < 0 && errno != EINTR)) break;
+    if (protocol::Clock::now() >= deadline) {
+      kill_group();
+      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  reaped_ = true;
+  return status;
+}
+
+worlds::Link::Status Program::send(std::string_view frames) {
+  switch (writer_->write(frames, deadline_)) {
+    case protocol::Io::done:
+      return Status::ok;
+    case protocol::Io::timeout:
+      return Status::timeout;
+    case protocol::Io::closed:
+      return Status::closed;
+  }
+  return Status::closed;
+}
+
+worlds::Link::Status Program::receive(std::string& body) {
+  switch (reader_->next(deadline_, body)) {
+    case protocol::Io::done:
+      return Status::ok;
+    case protocol::Io::timeout:
+      return Status::timeout;
+    case protocol::Io::closed:
+      return Status::closed;
+  }
+  return Status::closed;
+}
+
+std::pair<std::string, std::string> Program::ended(Status why) {
+  if (why == Status::timeout) {
+    kill_group();
+    reap(protocol::Clock::time_point::max());
+    return {"time-limit",
+            fmt::format("no answer after {:g} s of real time: a loop that never waits on a "
+                        "simulated operation, or a handler that blocks? (virtual time only moves "
+                        "when every actor waits)",
+                        real_seconds_)};
+  }
+  // The program closed its pipe: it died, or exited in the middle of the run.
+  const int status = reap(deadline_);
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    return {"crash", fmt::format("the submission crashed: signal {} ({})", sig, ::strsignal(sig))};
+  }
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (code == 127) return {"crash", "the submission program could not be started"};
+  return {"crash", fmt::format("the submission program exited (status {}) before the run was "
+                               "over: exit() or quick_exit() in train?",
+                               code)};
+}
+
+}  // namespace overlap::grade

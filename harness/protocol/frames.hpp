@@ -1,0 +1,32 @@
+// The frames of one run between the judge and a submission program, and the order they flow in.
+//
+//   judge -> client   hello, then batches: (state | completion)* go, ..., then end.
+//   client -> judge   batches: (call | cancel | returned | threw)* idle.
+//
+// Lock-step: the client runs the submission's handlers until none is ready, then sends what it
+// asked for since its last batch, ended by `idle`, and waits. The judge applies the requests in
+// order at the current instant and answers with the next batch: every completion due now, else
+// those of the next instant with one. Calls are numbered 1, 2, ... in the order they are sent, on
+// both sides; an object a call makes (a tensor, a gradient) is the handle of that number.
+#pragma once
+
+#include <cstdint>
+
+namespace overlap::protocol {
+
+enum class Frame : std::uint16_t {
+  // judge -> client
+  hello = 1,       // version, exercise name, then the exercise's public parameters
+  completion = 2,  // call number, error category name, error value, then the call's results
+  state = 3,       // the exercise's values the submission reads for free (a step, failed workers)
+  go = 4,          // the batch is complete: post its completions, run handlers
+  end = 5,         // the run is over: exit
+  // client -> judge
+  call = 16,      // operation code, then its arguments
+  cancel = 17,    // call number: the submission cancelled that operation
+  returned = 18,  // actor index: train returned
+  threw = 19,     // actor index (-1: a completion handler), the exception's text
+  idle = 20,      // the batch is complete: nothing more is ready to run
+};
+
+}  // namespace overlap::protocol

@@ -1,0 +1,128 @@
+#include "lock_step.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "../../protocol/frames.hpp"
+
+namespace overlap::worlds {
+
+namespace {
+
+using protocol::Frame;
+using protocol::ProtocolError;
+
+class Run {
+ public:
+  Run(sim::Simulator& sim, Link& link, Remote& remote, const LockStep& world)
+      : sim_(sim), link_(link), remote_(remote), world_(world), returned_(world.actors, false) {}
+
+  RunOutcome go(const protocol::Writer& hello) {
+    try {
+      if (!send(hello.frame())) return outcome_;
+      for (;;) {
+        if (!receive_batch()) return outcome_;
+        if (outcome_.thrown) return end();
+        sim_.run_ready();
+        if (returned_count_ == world_.actors) {
+          sim_.finish_now();
+          outcome_.returned = true;
+          return end();
+        }
+        while (!remote_.has_batch()) {
+          if (auto stop = sim_.advance()) {
+            outcome_.end = *stop;
+            return end();
+          }
+          sim_.run_ready();
+        }
+        if (!send_batch()) return outcome_;
+      }
+    } catch (const ProtocolError& e) {
+      outcome_.failure = {{"protocol", fmt::format("the submission program broke the "
+                                                   "protocol: {}",
+                                                   e.what())}};
+      return outcome_;
+    }
+  }
+
+ private:
+  bool ok(Link::Status status) {
+    if (status == Link::Status::ok) return true;
+    outcome_.failure = link_.ended(status);
+    return false;
+  }
+  bool send(std::string_view frames) { return ok(link_.send(frames)); }
+
+  bool send_batch() {
+    protocol::Writer state(static_cast<std::uint16_t>(Frame::state));
+    world_.state(state);
+    std::string batch(state.frame());
+    batch += remote_.take_batch();
+    batch += protocol::Writer(static_cast<std::uint16_t>(Frame::go)).frame();
+    return send(batch);
+  }
+
+  RunOutcome end() {
+    link_.send(protocol::Writer(static_cast<std::uint16_t>(Frame::end)).frame());
+    return outcome_;
+  }
+
+  // Applies the client's requests, in order, up to its `idle`.
+  bool receive_batch() {
+    std::string body;
+    for (;;) {
+      if (!ok(link_.receive(body))) return false;
+      protocol::Reader frame(body);
+      switch (static_cast<Frame>(frame.type())) {
+        case Frame::call: {
+          Call call{++calls_,
+                    static_cast<std::uint16_t>(frame.integer(0, 0xffff, "operation code")), frame};
+          world_.serve(call);
+          break;
+        }
+        case Frame::cancel:
+          remote_.cancel(frame.integer(1, calls_, "cancelled call"));
+          break;
+        case Frame::returned: {
+          const auto actor = frame.integer(0, world_.actors - 1, "actor");
+          if (returned_[actor]) throw ProtocolError(fmt::format("actor {} returned twice", actor));
+          returned_[actor] = true;
+          ++returned_count_;
+          break;
+        }
+        case Frame::threw: {
+          const auto actor = static_cast<int>(frame.integer(-1, world_.actors - 1, "actor"));
+          std::string what = frame.text();
+          if (!outcome_.thrown) outcome_.thrown = Thrown{actor, std::move(what)};
+          break;
+        }
+        case Frame::idle:
+          frame.end();
+          return true;
+        default:
+          throw ProtocolError(fmt::format("a frame of unknown type {}", frame.type()));
+      }
+      frame.end();
+    }
+  }
+
+  sim::Simulator& sim_;
+  Link& link_;
+  Remote& remote_;
+  const LockStep& world_;
+  RunOutcome outcome_;
+  std::int64_t calls_ = 0;
+  std::vector<bool> returned_;
+  int returned_count_ = 0;
+};
+
+}  // namespace
+
+RunOutcome lock_step(sim::Simulator& sim, Link& link, Remote& remote,
+                     const protocol::Writer& hello, const LockStep& world) {
+  return Run(sim, link, remote, world).go(hello);
+}
+
+}  // namespace overlap::worlds

@@ -1,0 +1,114 @@
+// The judge's side of the calls a submission makes (protocol/frames.hpp): reading a call's
+// arguments, the objects its handles name, and the handlers a world completes, which queue the
+// completion frames for the submission. A world's `serve` turns each call into one of its
+// operations with these.
+#pragma once
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <overlap/handler.hpp>
+#include <string>
+#include <utility>
+
+#include "../../protocol/frames.hpp"
+#include "../../protocol/message.hpp"
+
+namespace overlap::worlds {
+
+// A call as the judge reads it: its number (call order, from 1), its operation code and its
+// arguments, read in order. A field that is missing, of the wrong type or out of range is a
+// protocol::ProtocolError: only a client that is not the kit's sends one.
+struct Call {
+  std::int64_t number;
+  std::uint16_t op;
+  protocol::Reader& args;
+
+  // The next argument: any int; an index in [0, count); a handle (an earlier call's number, or
+  // 0 for an empty object).
+  int value(const char* what) {
+    return static_cast<int>(args.integer(std::numeric_limits<int>::min(),
+                                         std::numeric_limits<int>::max(), what));
+  }
+  int index(int count, const char* what) {
+    return static_cast<int>(args.integer(0, count - 1, what));
+  }
+  std::int64_t handle(const char* what) { return args.integer(0, number - 1, what); }
+};
+
+// The objects of one type that calls made (tensors, gradients, ...), by handle: the number of
+// the call that made each.
+template <typename T>
+class Handles {
+ public:
+  void add(std::int64_t handle, T object) { objects_.insert_or_assign(handle, std::move(object)); }
+
+  // The object `handle` names; nullptr for handle 0 (an empty or moved-from object, which the
+  // world rejects as a misuse). A handle that names nothing live (never made, or consumed by an
+  // earlier call) is a protocol error: the kit's client never sends one.
+  const T* find(std::int64_t handle, const char* what) const {
+    if (handle == 0) return nullptr;
+    auto it = objects_.find(handle);
+    if (it == objects_.end()) throw_unknown(handle, what);
+    return &it->second;
+  }
+  // The same, consumed: the call takes the object, and the handle names nothing after it.
+  std::optional<T> take(std::int64_t handle, const char* what) {
+    if (handle == 0) return std::nullopt;
+    auto it = objects_.find(handle);
+    if (it == objects_.end()) throw_unknown(handle, what);
+    T object = std::move(it->second);
+    objects_.erase(it);
+    return object;
+  }
+
+ private:
+  [[noreturn]] static void throw_unknown(std::int64_t handle, const char* what) {
+    throw protocol::ProtocolError(std::string("handle ") + std::to_string(handle) +
+                                  " names no live " + what);
+  }
+  std::map<std::int64_t, T> objects_;
+};
+
+// The calls in flight: what the world completes is queued as completion frames, in order.
+class Remote {
+ public:
+  // The handler for call `number`: when the world completes it, a completion frame with the
+  // error and, on success, `encode(writer, results...)`. Cancellable through cancel(number).
+  template <typename... R, typename Encode>
+  Handler<R...> reply(std::int64_t number, Encode encode) {
+    auto& signal = signals_[number];
+    return boost::asio::bind_cancellation_slot(
+        signal.slot(), [this, number, encode = std::move(encode)](boost::system::error_code ec,
+                                                                  R... results) mutable {
+          protocol::Writer w(static_cast<std::uint16_t>(protocol::Frame::completion));
+          w.integer(number).text(ec ? ec.category().name() : "").integer(ec.value());
+          if (!ec) encode(w, std::move(results)...);
+          batch_.append(w.frame());
+          signals_.erase(number);
+        });
+  }
+  Handler<> reply(std::int64_t number) {
+    return reply<>(number, [](protocol::Writer&) {});
+  }
+
+  // The submission cancelled call `number`: the operation ends now if it is still running and
+  // supports cancellation; otherwise nothing happens (as with any Asio operation).
+  void cancel(std::int64_t number) {
+    if (auto it = signals_.find(number); it != signals_.end()) {
+      it->second.emit(boost::asio::cancellation_type::all);
+    }
+  }
+
+  bool has_batch() const { return !batch_.empty(); }
+  std::string take_batch() { return std::exchange(batch_, {}); }
+
+ private:
+  std::map<std::int64_t, boost::asio::cancellation_signal> signals_;
+  std::string batch_;
+};
+
+}  // namespace overlap::worlds
