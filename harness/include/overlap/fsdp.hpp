@@ -36,7 +36,7 @@
 namespace overlap::fsdp {
 
 namespace detail {
-class World;
+class Client;
 }
 
 class Rank {
@@ -116,8 +116,8 @@ class Rank {
   void optimizer_step();
 
  private:
-  friend class detail::World;
-  Rank(detail::World& world, int index) : world_(&world), index_(index) {}
+  friend class detail::Client;
+  Rank(detail::Client& client, int index) : client_(&client), index_(index) {}
 
   template <typename Token>
   auto initiate(void (Rank::*start)(int, Handler<>), int layer, Token& token) {
@@ -132,7 +132,7 @@ class Rank {
   void start_reduce_scatter(int layer, Handler<> handler);
   void start_optimizer_step(int, Handler<> handler);
 
-  detail::World* world_;
+  detail::Client* client_;
   int index_;
 };
 

@@ -23,27 +23,32 @@
 #pragma once
 
 #include <boost/asio/async_result.hpp>
+#include <cstdint>
 #include <overlap/blocking.hpp>
 #include <overlap/error.hpp>
+#include <overlap/handle.hpp>
 #include <overlap/handler.hpp>
 #include <overlap/train.hpp>
+#include <utility>
 #include <vector>
 
 namespace overlap::grad_accum {
 
 namespace detail {
-class World;
+class Client;
 }
 class Trainer;
 
 // The weights after some number of optimizer steps. A copy: cheap, and safe to keep.
 class Weights {
  public:
+  Weights() = default;
   int step() const { return step_; }  // optimizer steps applied before these weights
 
  private:
-  friend class detail::World;
-  std::vector<double> values_;
+  friend struct overlap::detail::HandleAccess;
+  Weights(std::int64_t handle, int step) : handle_(handle), step_(step) {}
+  std::int64_t handle_ = 0;
   int step_ = -1;
 };
 
@@ -51,14 +56,21 @@ class Weights {
 class Gradient {
  public:
   Gradient() = default;
-  Gradient(Gradient&&) = default;
-  Gradient& operator=(Gradient&&) = default;
+  Gradient(Gradient&& other) noexcept { *this = std::move(other); }
+  Gradient& operator=(Gradient&& other) noexcept {
+    handle_ = std::exchange(other.handle_, 0);
+    micro_batch_ = std::exchange(other.micro_batch_, -1);
+    step_ = std::exchange(other.step_, -1);
+    return *this;
+  }
   int micro_batch() const { return micro_batch_; }
   int step() const { return step_; }  // the step of the weights it was computed on
 
  private:
-  friend class detail::World;
-  std::vector<double> values_;
+  friend struct overlap::detail::HandleAccess;
+  Gradient(std::int64_t handle, int micro_batch, int step)
+      : handle_(handle), micro_batch_(micro_batch), step_(step) {}
+  std::int64_t handle_ = 0;
   int micro_batch_ = -1;
   int step_ = -1;
 };
@@ -68,13 +80,18 @@ class Gradient {
 class Snapshot {
  public:
   Snapshot() = default;
-  Snapshot(Snapshot&&) = default;
-  Snapshot& operator=(Snapshot&&) = default;
+  Snapshot(Snapshot&& other) noexcept { *this = std::move(other); }
+  Snapshot& operator=(Snapshot&& other) noexcept {
+    handle_ = std::exchange(other.handle_, 0);
+    step_ = std::exchange(other.step_, -1);
+    return *this;
+  }
   int step() const { return step_; }
 
  private:
-  friend class detail::World;
-  std::vector<double> values_;
+  friend struct overlap::detail::HandleAccess;
+  Snapshot(std::int64_t handle, int step) : handle_(handle), step_(step) {}
+  std::int64_t handle_ = 0;
   int step_ = -1;
 };
 
@@ -82,12 +99,15 @@ class Snapshot {
 // weights, for stop(). Cheap to copy.
 class Checkpoint {
  public:
+  Checkpoint() = default;
   int step() const { return step_; }
   double loss() const { return loss_; }
 
  private:
-  friend class detail::World;
-  std::vector<double> values_;
+  friend struct overlap::detail::HandleAccess;
+  Checkpoint(std::int64_t handle, int step, double loss)
+      : handle_(handle), step_(step), loss_(loss) {}
+  std::int64_t handle_ = 0;
   int step_ = -1;
   double loss_ = 0;
 };
@@ -116,10 +136,9 @@ class Worker {
 
  private:
   friend class Trainer;
-  friend class detail::World;
-  Worker(detail::World& world, int index) : world_(&world), index_(index) {}
+  Worker(detail::Client& client, int index) : client_(&client), index_(index) {}
   void start_compute(Weights weights, int micro_batch, Handler<Gradient> handler);
-  detail::World* world_;
+  detail::Client* client_;
   int index_;
 };
 
@@ -145,10 +164,9 @@ class Validator {
 
  private:
   friend class Trainer;
-  friend class detail::World;
-  Validator(detail::World& world, int index) : world_(&world), index_(index) {}
+  Validator(detail::Client& client, int index) : client_(&client), index_(index) {}
   void start_validate(Snapshot snapshot, Handler<Checkpoint> handler);
-  detail::World* world_;
+  detail::Client* client_;
   int index_;
 };
 
@@ -195,10 +213,10 @@ class Trainer {
   void stop(const Checkpoint& best);
 
  private:
-  friend class detail::World;
-  explicit Trainer(detail::World& world);
+  friend class detail::Client;
+  explicit Trainer(detail::Client& client);
   void start_apply(std::vector<Gradient> gradients, Handler<> handler);
-  detail::World* world_;
+  detail::Client* client_;
   std::vector<Worker> workers_;
   std::vector<Validator> validators_;
 };

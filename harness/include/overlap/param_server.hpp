@@ -21,18 +21,21 @@
 #pragma once
 
 #include <boost/asio/async_result.hpp>
+#include <cstdint>
 #include <functional>
-#include <string>
 #include <overlap/blocking.hpp>
 #include <overlap/error.hpp>
+#include <overlap/handle.hpp>
 #include <overlap/handler.hpp>
 #include <overlap/train.hpp>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace overlap::param_server {
 
 namespace detail {
-class World;
+class Client;
 }
 class Cluster;
 
@@ -58,37 +61,55 @@ inline boost::system::error_code make_error_code(errc e) {
   return {static_cast<int>(e), category()};
 }
 
-// A copy of the server's weights at one version, pulled by one worker. Move-only: compute()
-// consumes it, so every gradient costs a pull (the worker reuses that buffer for its work).
+// A copy of the server's weights at one version, pulled by one worker (a handle: the copy stays
+// on the cluster, overlap/handle.hpp). Move-only: compute() consumes it, so every gradient costs
+// a pull (the worker reuses that buffer for its work). Moving from one leaves it empty (version
+// and worker -1).
 class Weights {
  public:
   Weights() = default;
-  Weights(Weights&&) = default;
-  Weights& operator=(Weights&&) = default;
+  Weights(Weights&& other) noexcept { *this = std::move(other); }
+  Weights& operator=(Weights&& other) noexcept {
+    handle_ = std::exchange(other.handle_, 0);
+    version_ = std::exchange(other.version_, -1);
+    worker_ = std::exchange(other.worker_, -1);
+    return *this;
+  }
   int version() const { return version_; }
   int worker() const { return worker_; }  // the worker that pulled it
 
  private:
-  friend class detail::World;
-  std::vector<double> values_;
+  friend struct overlap::detail::HandleAccess;
+  Weights(std::int64_t handle, int version, int worker)
+      : handle_(handle), version_(version), worker_(worker) {}
+  std::int64_t handle_ = 0;
   int version_ = -1;
   int worker_ = -1;
 };
 
-// One mini-batch's gradient, computed by one worker on one version of the weights. Move-only: it
-// lives on that worker until push() or apply_average() sends it.
+// One mini-batch's gradient, computed by one worker on one version of the weights (a handle).
+// Move-only: it lives on that worker until push() or apply_average() sends it. Moving from one
+// leaves it empty (mini-batch, version and worker -1).
 class Gradient {
  public:
   Gradient() = default;
-  Gradient(Gradient&&) = default;
-  Gradient& operator=(Gradient&&) = default;
+  Gradient(Gradient&& other) noexcept { *this = std::move(other); }
+  Gradient& operator=(Gradient&& other) noexcept {
+    handle_ = std::exchange(other.handle_, 0);
+    mini_batch_ = std::exchange(other.mini_batch_, -1);
+    version_ = std::exchange(other.version_, -1);
+    worker_ = std::exchange(other.worker_, -1);
+    return *this;
+  }
   int mini_batch() const { return mini_batch_; }
   int version() const { return version_; }  // the version of the weights it was computed on
   int worker() const { return worker_; }
 
  private:
-  friend class detail::World;
-  std::vector<double> values_;
+  friend struct overlap::detail::HandleAccess;
+  Gradient(std::int64_t handle, int mini_batch, int version, int worker)
+      : handle_(handle), mini_batch_(mini_batch), version_(version), worker_(worker) {}
+  std::int64_t handle_ = 0;
   int mini_batch_ = -1;
   int version_ = -1;
   int worker_ = -1;
@@ -141,14 +162,14 @@ class Worker {
 
  private:
   friend class Cluster;
-  friend class detail::World;
-  Worker(detail::World& world, int index) : world_(&world), index_(index) {}
+  friend class detail::Client;
+  Worker(detail::Client& client, int index) : client_(&client), index_(index) {}
 
   void start_pull(Handler<Weights> handler);
   void start_compute(Weights weights, int mini_batch, Handler<Gradient> handler);
   void start_push(Gradient gradient, Handler<> handler);
 
-  detail::World* world_;
+  detail::Client* client_;
   int index_;
 };
 
@@ -175,9 +196,9 @@ class ParameterServer {
 
  private:
   friend class Cluster;
-  explicit ParameterServer(detail::World& world) : world_(&world) {}
+  explicit ParameterServer(detail::Client& client) : client_(&client) {}
   void start_apply_average(std::vector<Gradient> gradients, Handler<>);
-  detail::World* world_;
+  detail::Client* client_;
 };
 
 class Cluster {
@@ -194,10 +215,10 @@ class Cluster {
   void run_parallel(int n, const std::function<void(int)>& body);
 
  private:
-  friend class detail::World;
-  explicit Cluster(detail::World& world);
+  friend class detail::Client;
+  explicit Cluster(detail::Client& client);
 
-  detail::World* world_;
+  detail::Client* client_;
   std::vector<Worker> workers_;
   ParameterServer server_;
 };

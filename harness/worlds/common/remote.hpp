@@ -36,7 +36,14 @@ struct Call {
   int index(int count, const char* what) {
     return static_cast<int>(args.integer(0, count - 1, what));
   }
-  std::int64_t handle(const char* what) { return args.integer(0, number - 1, what); }
+  std::int64_t handle(const char* what) {
+    const std::int64_t h = args.integer();
+    if (h < 0 || h >= number) {
+      throw protocol::ProtocolError("handle " + std::to_string(h) + " (the " + what +
+                                    ") names no call made before this one");
+    }
+    return h;
+  }
 };
 
 // The objects of one type that calls made (tensors, gradients, ...), by handle: the number of

@@ -7,6 +7,7 @@
 
 #include "../common/run_world.hpp"
 #include "oracle.hpp"
+#include "wire.hpp"
 
 namespace overlap::fsdp {
 
@@ -16,6 +17,38 @@ namespace {
 constexpr double kTolerance = 1e-12;
 
 }  // namespace
+
+void Contract::hello(const Scenario& sc, protocol::Writer& w) {
+  w.integer(sc.ranks).integer(sc.layers).integer(sc.param_buffers).integer(sc.grad_buffers);
+}
+
+void Contract::serve(State& world, worlds::Remote& remote, worlds::Call& call) {
+  if (call.op > wire::release) {
+    throw protocol::ProtocolError(fmt::format("fsdp has no operation {}", call.op));
+  }
+  // Every call names its rank first, then its layer, if any. A layer out of range is the world's
+  // to reject: a misuse a candidate's off-by-one makes, not a protocol error.
+  const int r = call.index(world.scenario().ranks, "rank");
+  switch (call.op) {
+    case wire::copy_in:
+      return world.start_copy_in(r, call.value("layer"), remote.reply(call.number));
+    case wire::all_gather:
+      return world.start_collective(r, detail::kAllGather, call.value("layer"),
+                                    remote.reply(call.number));
+    case wire::forward:
+      return world.start_forward(r, call.value("layer"), remote.reply(call.number));
+    case wire::backward:
+      return world.start_backward(r, call.value("layer"), remote.reply(call.number));
+    case wire::reduce_scatter:
+      return world.start_collective(r, detail::kReduceScatter, call.value("layer"),
+                                    remote.reply(call.number));
+    case wire::optimizer_step:
+      return world.start_optimizer_step(r, remote.reply(call.number));
+    case wire::release:
+      return world.release(r, call.value("layer"));
+  }
+  throw protocol::ProtocolError(fmt::format("fsdp has no operation {}", call.op));
+}
 
 void Contract::check(const detail::World& world, sim::Simulator& sim) {
   const Scenario& sc = world.scenario();
@@ -65,12 +98,6 @@ worlds::ScenarioFacts Contract::facts(const Scenario& sc) {
           sc.optimum_ms,   fmt::format("{:g} ms: {}", sc.optimum_ms, sc.optimum_note)};
 }
 
-std::vector<Rank*> Contract::actors(detail::World& world) {
-  std::vector<Rank*> ranks;
-  for (int r = 0; r < world.scenario().ranks; ++r) ranks.push_back(&world.rank(r));
-  return ranks;
-}
-
 }  // namespace overlap::fsdp
 
-OVERLAP_REGISTER_WORLD(overlap::fsdp::Contract)
+OVERLAP_REGISTER_WORLD(overlap::fsdp::Contract, fsdp)

@@ -1,7 +1,6 @@
 // The fsdp world under the world contract (../common/world.hpp): what the grader runs.
 #pragma once
 
-#include <overlap/fsdp.hpp>
 #include <string_view>
 #include <vector>
 
@@ -12,14 +11,16 @@
 namespace overlap::fsdp {
 
 struct Contract {
-  using Api = Rank;
   using Scenario = fsdp::Scenario;
   using State = detail::World;
   static constexpr std::string_view name = "fsdp";
 
   static const std::vector<Scenario>& scenarios() { return fsdp::scenarios(); }
   static worlds::ScenarioFacts facts(const Scenario& scenario);
-  static std::vector<Api*> actors(State& world);  // one per rank: SPMD
+  static int actors(const Scenario& scenario) { return scenario.ranks; }  // SPMD: one per rank
+  static void hello(const Scenario& scenario, protocol::Writer& w);
+  static void serve(State& world, worlds::Remote& remote, worlds::Call& call);
+  static void state(const State&, protocol::Writer&) {}
   static std::string outstanding(const State& world) { return world.outstanding(); }
   static void check(const State& world, sim::Simulator& sim);
   static void add_figures(const State& world, grade::ScenarioResult& result);

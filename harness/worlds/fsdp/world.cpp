@@ -2,42 +2,9 @@
 
 #include <boost/asio/post.hpp>
 
-#include "../../core/actor.hpp"
 #include "../../core/operation.hpp"
 
-namespace overlap::fsdp {
-
-// --- the public face -----------------------------------------------------------------------
-
-int Rank::num_ranks() const { return world_->scenario().ranks; }
-int Rank::num_layers() const { return world_->scenario().layers; }
-int Rank::param_buffers() const { return world_->scenario().param_buffers; }
-int Rank::grad_buffers() const { return world_->scenario().grad_buffers; }
-
-void Rank::start_copy_in(int layer, Handler<> h) {
-  world_->start_copy_in(index_, layer, std::move(h));
-}
-void Rank::start_all_gather(int layer, Handler<> h) {
-  world_->start_collective(index_, detail::kAllGather, layer, std::move(h));
-}
-void Rank::start_forward(int layer, Handler<> h) {
-  world_->start_forward(index_, layer, std::move(h));
-}
-void Rank::start_backward(int layer, Handler<> h) {
-  world_->start_backward(index_, layer, std::move(h));
-}
-void Rank::start_reduce_scatter(int layer, Handler<> h) {
-  world_->start_collective(index_, detail::kReduceScatter, layer, std::move(h));
-}
-void Rank::start_optimizer_step(int, Handler<> h) {
-  world_->start_optimizer_step(index_, std::move(h));
-}
-
-void Rank::release(int layer) { world_->release(index_, layer); }
-
-// --- the world -----------------------------------------------------------------------------
-
-namespace detail {
+namespace overlap::fsdp::detail {
 
 using Op = sim::Operation<>;
 
@@ -52,7 +19,6 @@ World::World(const Scenario& scenario, sim::Simulator& sim) : scenario_(scenario
   ranks_.resize(scenario.ranks);
   for (int r = 0; r < scenario.ranks; ++r) {
     RankState& rs = ranks_[r];
-    rs.rank.reset(new Rank(*this, r));
     rs.compute = &sim.add_device(fmt::format("rank {} compute", r));
     rs.streams[kAllGather] = &sim.add_device(fmt::format("rank {} all-gather", r));
     rs.streams[kReduceScatter] = &sim.add_device(fmt::format("rank {} reduce-scatter", r));
@@ -196,6 +162,9 @@ void World::start_forward(int r, int layer, Handler<> handler) {
         r, std::move(handler),
         fmt::format("forward(layer {}) out of order: layer {} is next", layer, rs.forwards));
   }
+  if (layer >= scenario_.layers) {  // every forward done, and this one numbered next
+    return reject(r, std::move(handler), fmt::format("forward(layer {}) is out of range", layer));
+  }
   if (!check_usable(r, layer, "forward", handler)) return;
   LayerState& ls = rs.layers[layer];
   ++rs.forwards;
@@ -222,6 +191,9 @@ void World::start_backward(int r, int layer, Handler<> handler) {
         rs.forwards < scenario_.layers
             ? fmt::format("backward(layer {}) before every forward", layer)
             : fmt::format("backward(layer {}) out of order: layer {} is next", layer, next));
+  }
+  if (layer < 0) {  // every backward done, and this one numbered next
+    return reject(r, std::move(handler), fmt::format("backward(layer {}) is out of range", layer));
   }
   if (!check_usable(r, layer, "backward", handler)) return;
   LayerState& ls = rs.layers[layer];
@@ -297,5 +269,4 @@ std::string World::outstanding() const {
   return fmt::format("{}", fmt::join(out, "; "));
 }
 
-}  // namespace detail
-}  // namespace overlap::fsdp
+}  // namespace overlap::fsdp::detail

@@ -1,12 +1,11 @@
-// The FSDP world's state behind the public Rank: per rank its streams, memory, shards and
+// The FSDP world's state behind the submission's Ranks: per rank its streams, memory, shards and
 // activations, and the collectives in flight.
 #pragma once
 
 #include <fmt/format.h>
 
 #include <map>
-#include <memory>
-#include <overlap/fsdp.hpp>
+#include <overlap/handler.hpp>
 #include <string>
 #include <vector>
 
@@ -24,10 +23,11 @@ class World {
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
-  Rank& rank(int r) { return *ranks_[r].rank; }
   const Scenario& scenario() const { return scenario_; }
   sim::Simulator& sim() { return sim_; }
 
+  // The operations behind Rank's public ones, for rank r (in [0, ranks)). Any layer is taken:
+  // one out of range is a misuse.
   void start_copy_in(int r, int layer, Handler<> handler);
   void start_collective(int r, Kind kind, int layer, Handler<> handler);
   void start_forward(int r, int layer, Handler<> handler);
@@ -53,7 +53,6 @@ class World {
     bool reduced = false;
   };
   struct RankState {
-    std::unique_ptr<Rank> rank;
     sim::Device* compute = nullptr;
     sim::Device* streams[2] = {nullptr, nullptr};  // all-gather, reduce-scatter
     sim::Device* copy = nullptr;

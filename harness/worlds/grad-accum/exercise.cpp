@@ -4,8 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <optional>
+#include <utility>
 
 #include "../common/run_world.hpp"
+#include "wire.hpp"
 
 namespace overlap::grad_accum {
 
@@ -35,6 +39,68 @@ std::optional<sim::Time> decidable_at(const detail::World& world, const Decision
 
 }  // namespace
 
+void Contract::hello(const Scenario& sc, protocol::Writer& w) {
+  w.integer(sc.micro_batches)
+      .integer(sc.validate_every)
+      .integer(sc.snapshot_slots)
+      .integer(sc.patience)
+      .real(sc.min_delta)
+      .integer(sc.max_steps)
+      .integer(sc.validators)
+      .integer(static_cast<std::int64_t>(sc.worker_ms.size()));
+  for (double ms : sc.worker_ms) w.real(ms);
+}
+
+void Contract::serve(State& run, worlds::Remote& remote, worlds::Call& call) {
+  detail::World& world = run.world;
+  const Scenario& sc = world.scenario();
+  detail::Objects& objects = world.objects();
+  switch (call.op) {
+    case wire::weights:
+      return objects.weights.add(call.number, world.weights());
+    case wire::snapshot:
+      return objects.snapshots.add(call.number, world.snapshot());
+    case wire::stop:
+      return world.stop(objects.checkpoints.find(call.handle("checkpoint"), "checkpoint"));
+    case wire::compute: {
+      const int w = call.index(static_cast<int>(sc.worker_ms.size()), "worker");
+      const detail::Weights* weights = objects.weights.find(call.handle("weights"), "weights");
+      const int mb = call.value("micro-batch");
+      // The gradient is the handle of the call; its facts go back in the completion.
+      auto keep = [&gradients = objects.gradients, number = call.number](protocol::Writer& out,
+                                                                          detail::Gradient g) {
+        out.integer(g.micro_batch).integer(g.step);
+        gradients.add(number, std::move(g));
+      };
+      return world.start_compute(w, weights, mb,
+                                 remote.reply<detail::Gradient>(call.number, std::move(keep)));
+    }
+    case wire::validate: {
+      const int v = call.index(sc.validators, "validator");
+      std::optional<detail::Snapshot> snapshot =
+          objects.snapshots.take(call.handle("snapshot"), "snapshot");
+      auto keep = [&checkpoints = objects.checkpoints, number = call.number](
+                      protocol::Writer& out, detail::Checkpoint c) {
+        out.integer(c.step).real(c.loss);
+        checkpoints.add(number, std::move(c));
+      };
+      return world.start_validate(v, std::move(snapshot),
+                                  remote.reply<detail::Checkpoint>(call.number, std::move(keep)));
+    }
+    case wire::apply: {
+      const int count = call.index(std::numeric_limits<int>::max(), "gradient count");
+      std::vector<std::optional<detail::Gradient>> gradients;
+      for (int i = 0; i < count; ++i) {
+        gradients.push_back(objects.gradients.take(call.handle("gradient"), "gradient"));
+      }
+      return world.start_apply(std::move(gradients), remote.reply(call.number));
+    }
+  }
+  throw protocol::ProtocolError(fmt::format("grad-accum has no operation {}", call.op));
+}
+
+void Contract::state(const Run& run, protocol::Writer& w) { w.integer(run.world.step()); }
+
 void Contract::check(const Run& run, sim::Simulator& sim) {
   const detail::World& world = run.world;
   const Scenario& sc = world.scenario();
@@ -55,18 +121,18 @@ void Contract::check(const Run& run, sim::Simulator& sim) {
     }
   }
   const int best_step = d.best_check * sc.validate_every;
-  if (world.result().step() != best_step) {
+  if (world.result().step != best_step) {
     sim.violations().add(
         "wrong-result",
         fmt::format("stop() restored the snapshot of step {}; the best check is "
                     "check {} (step {}, loss {:.4f})",
-                    world.result().step(), d.best_check, best_step, d.losses[d.best_check - 1]),
+                    world.result().step, d.best_check, best_step, d.losses[d.best_check - 1]),
         stopped);
-  } else if (std::abs(world.result().loss() - d.losses[d.best_check - 1]) > kTolerance) {
+  } else if (std::abs(world.result().loss - d.losses[d.best_check - 1]) > kTolerance) {
     sim.violations().add("wrong-result",
                          fmt::format("the restored weights of step {} differ from a sequential "
                                      "run's (validation loss {:.6f}, expected {:.6f})",
-                                     best_step, world.result().loss(), d.losses[d.best_check - 1]),
+                                     best_step, world.result().loss, d.losses[d.best_check - 1]),
                          stopped);
   }
 }
@@ -109,4 +175,4 @@ worlds::ScenarioFacts Contract::facts(const Scenario& sc) {
 
 }  // namespace overlap::grad_accum
 
-OVERLAP_REGISTER_WORLD(overlap::grad_accum::Contract)
+OVERLAP_REGISTER_WORLD(overlap::grad_accum::Contract, grad_accum)

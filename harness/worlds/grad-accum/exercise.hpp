@@ -1,7 +1,6 @@
 // The grad-accum world under the world contract (../common/world.hpp): what the grader runs.
 #pragma once
 
-#include <overlap/grad_accum.hpp>
 #include <string_view>
 #include <vector>
 
@@ -21,14 +20,16 @@ struct Run {
 };
 
 struct Contract {
-  using Api = Trainer;
   using Scenario = grad_accum::Scenario;
   using State = Run;
   static constexpr std::string_view name = "grad-accum";
 
   static const std::vector<Scenario>& scenarios() { return grad_accum::scenarios(); }
   static worlds::ScenarioFacts facts(const Scenario& scenario);
-  static std::vector<Api*> actors(State& run) { return {&run.world.trainer()}; }
+  static int actors(const Scenario&) { return 1; }
+  static void hello(const Scenario& scenario, protocol::Writer& w);
+  static void serve(State& run, worlds::Remote& remote, worlds::Call& call);
+  static void state(const State& run, protocol::Writer& w);
   static std::string outstanding(const State& run) { return run.world.outstanding(); }
   static void check(const State& run, sim::Simulator& sim);
   static void add_figures(const State& run, grade::ScenarioResult& result);

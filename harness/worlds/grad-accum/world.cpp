@@ -2,51 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <memory>
 #include <set>
+#include <utility>
 
-#include "../../core/actor.hpp"
 #include "../../core/operation.hpp"
 
-namespace overlap::grad_accum {
-
-// --- the public face -----------------------------------------------------------------------
-
-Trainer::Trainer(detail::World& world) : world_(&world) {
-  const Scenario& s = world.scenario();
-  for (std::size_t w = 0; w < s.worker_ms.size(); ++w) {
-    workers_.push_back(Worker(world, static_cast<int>(w)));
-  }
-  for (int v = 0; v < s.validators; ++v) validators_.push_back(Validator(world, v));
-}
-
-int Trainer::micro_batches_per_step() const { return world_->scenario().micro_batches; }
-int Trainer::validate_every() const { return world_->scenario().validate_every; }
-int Trainer::snapshot_slots() const { return world_->scenario().snapshot_slots; }
-int Trainer::patience() const { return world_->scenario().patience; }
-double Trainer::min_delta() const { return world_->scenario().min_delta; }
-int Trainer::max_steps() const { return world_->scenario().max_steps; }
-int Trainer::step() const { return world_->step(); }
-Weights Trainer::weights() const { return world_->weights(); }
-Snapshot Trainer::snapshot() { return world_->snapshot(); }
-void Trainer::stop(const Checkpoint& best) { world_->stop(best); }
-
-void Trainer::start_apply(std::vector<Gradient> gradients, Handler<> handler) {
-  world_->start_apply(std::move(gradients), std::move(handler));
-}
-
-double Worker::ms_per_gradient() const { return world_->scenario().worker_ms[index_]; }
-
-void Worker::start_compute(Weights weights, int mb, Handler<Gradient> handler) {
-  world_->start_compute(index_, std::move(weights), mb, std::move(handler));
-}
-
-void Validator::start_validate(Snapshot snapshot, Handler<Checkpoint> handler) {
-  world_->start_validate(index_, std::move(snapshot), std::move(handler));
-}
-
-// --- the world -----------------------------------------------------------------------------
-
-namespace detail {
+namespace overlap::grad_accum::detail {
 
 World::World(const Scenario& scenario, sim::Simulator& sim)
     : scenario_(scenario),
@@ -61,50 +23,39 @@ World::World(const Scenario& scenario, sim::Simulator& sim)
     validators_.push_back(&sim.add_device(fmt::format("validator {}", v)));
   }
   slots_ = &sim.add_pool("snapshot slots", "snapshots", scenario.snapshot_slots);
-  trainer_.reset(new Trainer(*this));
 }
 
-Weights World::weights() const {
-  Weights w;
-  w.values_ = weights_;
-  w.step_ = step_;
-  return w;
-}
+Weights World::weights() const { return {weights_, step_}; }
 
 Snapshot World::snapshot() {
   slots_->charge(1, fmt::format("snapshot of step {}", step_), sim_.now());
-  Snapshot s;
-  s.values_ = weights_;
-  s.step_ = step_;
-  return s;
+  return {weights_, step_};
 }
 
-void World::stop(const Checkpoint& best) {
+void World::stop(const Checkpoint* best) {
   if (stopped_at_) {
     sim_.violations().add("misuse", "stop() called twice", sim_.now());
     return;
   }
   stopped_at_ = sim_.now();
   step_at_stop_ = step_;
-  result_ = best;
+  result_ = best ? *best : Checkpoint{};
 }
 
-void World::start_compute(int w, Weights weights, int mb, Handler<Gradient> handler) {
-  if (weights.step_ < 0) {
+void World::start_compute(int w, const Weights* weights, int mb, Handler<Gradient> handler) {
+  if (weights == nullptr) {
     return sim::reject(sim_, std::move(handler),
                        fmt::format("worker {}: compute() of empty weights", w));
   }
-  Gradient g;
-  g.values_ = model::gradient(data_, weights.values_, mb);
-  g.micro_batch_ = mb;
-  g.step_ = weights.step_;
+  Gradient g{model::gradient(data_, weights->values, mb), mb, weights->step};
   sim::Operation<Gradient>::start(
-      sim_, *workers_[w], {"compute", fmt::format("mb {} on step {}", mb, weights.step_), 'C'},
+      sim_, *workers_[w], {"compute", fmt::format("mb {} on step {}", mb, weights->step), 'C'},
       sim::ms(scenario_.worker_ms[w]), std::move(handler), {std::move(g)}, sim::Cancellable::yes);
 }
 
-void World::start_validate(int v, Snapshot snapshot, Handler<Checkpoint> handler) {
-  if (snapshot.step_ < 0) {
+void World::start_validate(int v, std::optional<Snapshot> snapshot,
+                           Handler<Checkpoint> handler) {
+  if (!snapshot) {
     return sim::reject(sim_, std::move(handler),
                        fmt::format("validator {}: validate() of an empty snapshot", v));
   }
@@ -116,22 +67,20 @@ void World::start_validate(int v, Snapshot snapshot, Handler<Checkpoint> handler
         fmt::format("validator {}: a check {} (step {}) is beyond the step limit of {}", v, check,
                     due, scenario_.max_steps));
   }
-  if (snapshot.step_ != due) {
+  if (snapshot->step != due) {
     sim_.violations().add(
         "wrong-snapshot",
         fmt::format("check {} validated the weights of step {}, not step {}: take the snapshot "
                     "right after step {} is applied",
-                    check, snapshot.step_, due, due),
+                    check, snapshot->step, due, due),
         sim_.now());
   }
-  validations_.push_back({check, snapshot.step_});
-  Checkpoint result;
-  result.values_ = snapshot.values_;
-  result.step_ = snapshot.step_;
-  result.loss_ = model::validation_loss(data_, snapshot.values_);
+  validations_.push_back({check, snapshot->step});
+  const double loss = model::validation_loss(data_, snapshot->values);
+  Checkpoint result{std::move(snapshot->values), snapshot->step, loss};
   sim::Operation<Checkpoint>::start(
       sim_, *validators_[v],
-      {"validate", fmt::format("check {} (step {})", check, snapshot.step_), 'V'},
+      {"validate", fmt::format("check {} (step {})", check, snapshot->step), 'V'},
       sim::ms(scenario_.validation_ms(v)), std::move(handler), {std::move(result)},
       sim::Cancellable::yes, [this, check](sim::OpStatus status) {
         slots_->release(1);
@@ -142,7 +91,7 @@ void World::start_validate(int v, Snapshot snapshot, Handler<Checkpoint> handler
       });
 }
 
-void World::start_apply(std::vector<Gradient> gradients, Handler<> handler) {
+void World::start_apply(std::vector<std::optional<Gradient>> gradients, Handler<> handler) {
   const int n = scenario_.micro_batches;
   if (stopped_at_) {
     sim_.violations().add("applied-after-stop",
@@ -157,17 +106,17 @@ void World::start_apply(std::vector<Gradient> gradients, Handler<> handler) {
                           sim_.now());
   }
   std::set<int> seen, repeated;
-  for (const Gradient& g : gradients) {
-    if (g.step_ < 0) return sim::reject(sim_, std::move(handler), "apply() of an empty Gradient");
-    if (g.step_ != step_) {
+  for (const std::optional<Gradient>& g : gradients) {
+    if (!g) return sim::reject(sim_, std::move(handler), "apply() of an empty Gradient");
+    if (g->step != step_) {
       sim_.violations().add(
           "stale-gradient",
           fmt::format("step {}: the gradient of micro-batch {} was computed on the weights of "
                       "step {}",
-                      step_, g.micro_batch_, g.step_),
+                      step_, g->micro_batch, g->step),
           sim_.now());
     }
-    if (!seen.insert(g.micro_batch_).second) repeated.insert(g.micro_batch_);
+    if (!seen.insert(g->micro_batch).second) repeated.insert(g->micro_batch);
   }
   std::vector<int> missing, foreign;
   for (int mb = step_ * n; mb < (step_ + 1) * n; ++mb) {
@@ -191,13 +140,13 @@ void World::start_apply(std::vector<Gradient> gradients, Handler<> handler) {
                               ", ")),
         sim_.now());
   }
-  auto shared = std::make_shared<std::vector<Gradient>>(std::move(gradients));
+  auto shared = std::make_shared<std::vector<std::optional<Gradient>>>(std::move(gradients));
   sim::Operation<>::start(sim_, *optimizer_, {"apply", fmt::format("step {}", step_), 'A'},
                           sim::ms(scenario_.optimizer_ms), std::move(handler), {},
                           sim::Cancellable::yes, [this, shared](sim::OpStatus status) {
                             if (status != sim::OpStatus::done) return;  // cancelled: no update
                             std::vector<const model::Vector*> values;
-                            for (const Gradient& g : *shared) values.push_back(&g.values_);
+                            for (const auto& g : *shared) values.push_back(&g->values);
                             if (!values.empty()) model::apply(data_, weights_, values);
                             ++step_;
                           });
@@ -211,5 +160,4 @@ std::string World::outstanding() const {
                      stopped_at_ ? "stop() was called" : "stop() not called");
 }
 
-}  // namespace detail
-}  // namespace overlap::grad_accum
+}  // namespace overlap::grad_accum::detail

@@ -1,15 +1,16 @@
-// The grad-accum world's state behind the public Trainer: the weights and step, the devices,
-// the snapshot slots, and what the checks read (applies, validations, the stop decision).
+// The grad-accum world's state behind the submission's Trainer: the weights and step, the
+// devices, the snapshot slots, the objects the submission holds handles to, and what the checks
+// read (applies, validations, the stop decision).
 #pragma once
 
-#include <memory>
 #include <optional>
-#include <overlap/grad_accum.hpp>
+#include <overlap/handler.hpp>
 #include <string>
 #include <vector>
 
 #include "../../core/simulator.hpp"
 #include "model.hpp"
+#include "objects.hpp"
 #include "scenarios.hpp"
 
 namespace overlap::grad_accum::detail {
@@ -27,18 +28,22 @@ class World {
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
-  Trainer& trainer() { return *trainer_; }
   const Scenario& scenario() const { return scenario_; }
   sim::Simulator& sim() { return sim_; }
   const model::Data& data() const { return data_; }
 
+  // The objects the submission holds, by handle.
+  Objects& objects() { return objects_; }
+
+  // The operations behind Trainer's, Worker's and Validator's public ones. A null or empty
+  // object is an empty handle (default-constructed or moved from).
   int step() const { return step_; }
   Weights weights() const;
   Snapshot snapshot();
-  void stop(const Checkpoint& best);
-  void start_compute(int w, Weights weights, int mb, Handler<Gradient>);
-  void start_validate(int v, Snapshot snapshot, Handler<Checkpoint>);
-  void start_apply(std::vector<Gradient> gradients, Handler<>);
+  void stop(const Checkpoint* best);
+  void start_compute(int w, const Weights* weights, int mb, Handler<Gradient>);
+  void start_validate(int v, std::optional<Snapshot> snapshot, Handler<Checkpoint>);
+  void start_apply(std::vector<std::optional<Gradient>> gradients, Handler<>);
 
   // What the checks read once the run is over.
   const std::vector<Validation>& validations() const { return validations_; }
@@ -60,7 +65,7 @@ class World {
   std::optional<sim::Time> stopped_at_;
   int step_at_stop_ = 0;
   Checkpoint result_;
-  std::unique_ptr<Trainer> trainer_;
+  Objects objects_;
 };
 
 }  // namespace overlap::grad_accum::detail

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "../common/run_world.hpp"
+#include "wire.hpp"
 
 namespace overlap::param_server {
 
@@ -33,6 +34,61 @@ void check_replay(const detail::World& world, sim::Simulator& sim) {
 }
 
 }  // namespace
+
+void Contract::hello(const Scenario& sc, protocol::Writer& w) {
+  w.integer(sc.workers()).integer(sc.mini_batches).integer(sc.staleness_bound);
+  for (double ms : sc.worker_ms) w.real(ms);
+}
+
+void Contract::serve(State& world, worlds::Remote& remote, worlds::Call& call) {
+  const int workers = world.scenario().workers();
+  auto& pulled = world.pulled();
+  auto& gradients = world.gradients();
+  // The objects a call makes are the handle of its number; their facts go back in the completion.
+  auto keep_weights = [&pulled, number = call.number](protocol::Writer& w,
+                                                      detail::WeightsObject weights) {
+    w.integer(weights.version).integer(weights.worker);
+    pulled.add(number, std::move(weights));
+  };
+  auto keep_gradient = [&gradients, number = call.number](protocol::Writer& w,
+                                                          detail::GradientObject gradient) {
+    w.integer(gradient.mini_batch).integer(gradient.version).integer(gradient.worker);
+    gradients.add(number, std::move(gradient));
+  };
+  switch (call.op) {
+    case wire::pull: {
+      const int w = call.index(workers, "worker");
+      return world.start_pull(w, remote.reply<detail::WeightsObject>(call.number, keep_weights));
+    }
+    case wire::compute: {
+      const int w = call.index(workers, "worker");
+      auto weights =
+          pulled.take(call.handle("weights"), "weights").value_or(detail::WeightsObject{});
+      const int mb = call.value("mini-batch");
+      return world.start_compute(w, std::move(weights), mb,
+                                 remote.reply<detail::GradientObject>(call.number, keep_gradient));
+    }
+    case wire::push: {
+      const int w = call.index(workers, "worker");
+      auto gradient =
+          gradients.take(call.handle("gradient"), "gradient").value_or(detail::GradientObject{});
+      return world.start_push(w, std::move(gradient), remote.reply(call.number));
+    }
+    case wire::apply_average: {
+      std::vector<detail::GradientObject> sent(call.index(workers + 2, "gradient count"));
+      for (auto& g : sent) {
+        g = gradients.take(call.handle("gradient"), "gradient").value_or(detail::GradientObject{});
+      }
+      return world.start_apply_average(std::move(sent), remote.reply(call.number));
+    }
+  }
+  throw protocol::ProtocolError(fmt::format("param-server has no operation {}", call.op));
+}
+
+void Contract::state(const State& world, protocol::Writer& w) {
+  w.integer(world.version());
+  for (int i = 0; i < world.scenario().workers(); ++i) w.integer(world.failed(i) ? 1 : 0);
+}
 
 void Contract::check(const detail::World& world, sim::Simulator& sim) {
   const Scenario& sc = world.scenario();
@@ -98,4 +154,4 @@ worlds::ScenarioFacts Contract::facts(const Scenario& sc) {
 
 }  // namespace overlap::param_server
 
-OVERLAP_REGISTER_WORLD(overlap::param_server::Contract)
+OVERLAP_REGISTER_WORLD(overlap::param_server::Contract, param_server)

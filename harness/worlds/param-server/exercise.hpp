@@ -1,7 +1,6 @@
 // The param-server world under the world contract (../common/world.hpp): what the grader runs.
 #pragma once
 
-#include <overlap/param_server.hpp>
 #include <string_view>
 #include <vector>
 
@@ -12,14 +11,16 @@
 namespace overlap::param_server {
 
 struct Contract {
-  using Api = Cluster;
   using Scenario = param_server::Scenario;
   using State = detail::World;
   static constexpr std::string_view name = "param-server";
 
   static const std::vector<Scenario>& scenarios() { return param_server::scenarios(); }
   static worlds::ScenarioFacts facts(const Scenario& scenario);
-  static std::vector<Api*> actors(State& world) { return {&world.cluster()}; }
+  static int actors(const Scenario&) { return 1; }
+  static void hello(const Scenario& scenario, protocol::Writer& w);
+  static void serve(State& world, worlds::Remote& remote, worlds::Call& call);
+  static void state(const State& world, protocol::Writer& w);
   static std::string outstanding(const State& world) { return world.outstanding(); }
   static void check(const State& world, sim::Simulator& sim);
   static void add_figures(const State& world, grade::ScenarioResult& result);

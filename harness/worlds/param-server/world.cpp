@@ -2,51 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <overlap/param_server.hpp>  // its errors only: errc::worker_failed
 #include <set>
 
-#include "../../core/actor.hpp"
 #include "../../core/operation.hpp"
 
-namespace overlap::param_server {
+namespace overlap::param_server::detail {
 
-// --- the public face -----------------------------------------------------------------------
-
-Cluster::Cluster(detail::World& world) : world_(&world), server_(world) {
-  for (int w = 0; w < world.scenario().workers(); ++w) workers_.push_back(Worker(world, w));
-}
-
-int Cluster::mini_batches() const { return world_->scenario().mini_batches; }
-int Cluster::staleness_bound() const { return world_->scenario().staleness_bound; }
-
-void Cluster::run_parallel(int n, const std::function<void(int)>& body) {
-  sim::fork_join(world_->sim(), n, body);
-}
-
-double Worker::ms_per_gradient() const { return world_->scenario().worker_ms[index_]; }
-bool Worker::failed() const { return world_->failed(index_); }
-
-void Worker::start_pull(Handler<Weights> handler) {
-  world_->start_pull(index_, std::move(handler));
-}
-void Worker::start_compute(Weights weights, int mb, Handler<Gradient> handler) {
-  world_->start_compute(index_, std::move(weights), mb, std::move(handler));
-}
-void Worker::start_push(Gradient gradient, Handler<> handler) {
-  world_->start_push(index_, std::move(gradient), std::move(handler));
-}
-
-int ParameterServer::version() const { return world_->version(); }
-
-void ParameterServer::start_apply_average(std::vector<Gradient> gradients, Handler<> handler) {
-  world_->start_apply_average(std::move(gradients), std::move(handler));
-}
-
-// --- the world -----------------------------------------------------------------------------
-
-namespace detail {
-
-using WeightsOp = sim::Operation<Weights>;
-using GradientOp = sim::Operation<Gradient>;
+using WeightsOp = sim::Operation<WeightsObject>;
+using GradientOp = sim::Operation<GradientObject>;
 using DoneOp = sim::Operation<>;
 
 World::World(const Scenario& scenario, sim::Simulator& sim)
@@ -65,7 +29,6 @@ World::World(const Scenario& scenario, sim::Simulator& sim)
   if (scenario.failing_worker >= 0) {
     sim.schedule(sim::ms(scenario.fail_ms), [this] { fail_worker(scenario_.failing_worker); });
   }
-  cluster_.reset(new Cluster(*this));
 }
 
 void World::fail_worker(int w) {
@@ -79,13 +42,10 @@ void World::refuse_failed(Handler handler) {
   sim::complete_now(sim_, std::move(handler), make_error_code(errc::worker_failed));
 }
 
-void World::start_pull(int w, Handler<Weights> handler) {
+void World::start_pull(int w, Handler<WeightsObject> handler) {
   WorkerState& worker = workers_[w];
   if (worker.failed) return refuse_failed(std::move(handler));
-  Weights weights;
-  weights.values_ = weights_;
-  weights.version_ = version_;
-  weights.worker_ = w;
+  WeightsObject weights{weights_, version_, w};
   auto op =
       WeightsOp::start(sim_, *worker.device, {"pull", fmt::format("v{}", version_), 'p'},
                        sim::ms(scenario_.pull_ms), std::move(handler), {std::move(weights)},
@@ -93,56 +53,52 @@ void World::start_pull(int w, Handler<Weights> handler) {
   worker.abort = [op] { WeightsOp::fail(op, make_error_code(errc::worker_failed)); };
 }
 
-void World::start_compute(int w, Weights weights, int mb, Handler<Gradient> handler) {
+void World::start_compute(int w, WeightsObject weights, int mb, Handler<GradientObject> handler) {
   WorkerState& worker = workers_[w];
   if (worker.failed) return refuse_failed(std::move(handler));
-  if (weights.worker_ != w) {
+  if (weights.worker != w) {
     return sim::reject(
         sim_, std::move(handler),
         fmt::format("worker {}: compute() needs weights this worker pulled (these "
                     "are {})",
                     w,
-                    weights.worker_ < 0 ? std::string("empty")
-                                        : fmt::format("worker {}'s", weights.worker_)));
+                    weights.worker < 0 ? std::string("empty")
+                                       : fmt::format("worker {}'s", weights.worker)));
   }
   if (mb < 0 || mb >= scenario_.mini_batches) {
     return sim::reject(sim_, std::move(handler),
                        fmt::format("worker {}: compute(mini_batch {}) is out of range [0, {})", w,
                                    mb, scenario_.mini_batches));
   }
-  Gradient gradient;
-  gradient.values_ = model::gradient(data_, weights.values_, mb);
-  gradient.mini_batch_ = mb;
-  gradient.version_ = weights.version_;
-  gradient.worker_ = w;
+  GradientObject gradient{model::gradient(data_, weights.values, mb), mb, weights.version, w};
   const double duration = compute_ms(scenario_, w, worker.computes++);
   auto op = GradientOp::start(
-      sim_, *worker.device, {"compute", fmt::format("mb {} on v{}", mb, weights.version_), 'C'},
+      sim_, *worker.device, {"compute", fmt::format("mb {} on v{}", mb, weights.version), 'C'},
       sim::ms(duration), std::move(handler), {std::move(gradient)}, sim::Cancellable::no,
       [&worker](sim::OpStatus) { worker.abort = nullptr; });
   worker.abort = [op] { GradientOp::fail(op, make_error_code(errc::worker_failed)); };
 }
 
-sim::OpId World::begin_send(int w, const Gradient& gradient) {
+sim::OpId World::begin_send(int w, const GradientObject& gradient) {
   return sim_.begin(
       *workers_[w].device,
-      {"send", fmt::format("mb {} from v{}", gradient.mini_batch_, gradient.version_), 's'},
+      {"send", fmt::format("mb {} from v{}", gradient.mini_batch, gradient.version), 's'},
       sim::ms(scenario_.apply_ms));
 }
 
-void World::start_push(int w, Gradient gradient, Handler<> handler) {
+void World::start_push(int w, GradientObject gradient, Handler<> handler) {
   if (workers_[w].failed) return refuse_failed(std::move(handler));
-  if (gradient.worker_ != w) {
+  if (gradient.worker != w) {
     return sim::reject(
         sim_, std::move(handler),
         fmt::format("worker {}: push() of a gradient it did not compute ({})", w,
-                    gradient.worker_ < 0 ? std::string("an empty one")
-                                         : fmt::format("worker {}'s", gradient.worker_)));
+                    gradient.worker < 0 ? std::string("an empty one")
+                                        : fmt::format("worker {}'s", gradient.worker)));
   }
   const sim::OpId send = begin_send(w, gradient);
-  auto g = std::make_shared<Gradient>(std::move(gradient));
+  auto g = std::make_shared<GradientObject>(std::move(gradient));
   DoneOp::start(sim_, *server_,
-                {"apply", fmt::format("mb {} from worker {}", g->mini_batch_, w), 'A'},
+                {"apply", fmt::format("mb {} from worker {}", g->mini_batch, w), 'A'},
                 sim::ms(scenario_.apply_ms), std::move(handler), {}, sim::Cancellable::no,
                 [this, send, g](sim::OpStatus) {
                   sim_.end(send, sim::OpStatus::done);
@@ -150,28 +106,28 @@ void World::start_push(int w, Gradient gradient, Handler<> handler) {
                 });
 }
 
-void World::start_apply_average(std::vector<Gradient> gradients, Handler<> handler) {
+void World::start_apply_average(std::vector<GradientObject> gradients, Handler<> handler) {
   std::set<int> senders;
-  for (const Gradient& g : gradients) {
-    if (g.worker_ < 0) {
+  for (const GradientObject& g : gradients) {
+    if (g.worker < 0) {
       return sim::reject(sim_, std::move(handler), "apply_average() of an empty Gradient");
     }
-    if (!senders.insert(g.worker_).second) {
+    if (!senders.insert(g.worker).second) {
       return sim::reject(sim_, std::move(handler),
                          fmt::format("apply_average() with two gradients from worker {}: each "
                                      "worker sends one",
-                                     g.worker_));
+                                     g.worker));
     }
-    if (workers_[g.worker_].failed) return refuse_failed(std::move(handler));
+    if (workers_[g.worker].failed) return refuse_failed(std::move(handler));
   }
   if (gradients.empty()) {
     return sim::reject(sim_, std::move(handler), "apply_average() of no gradients");
   }
   std::vector<sim::OpId> sends;
-  std::vector<std::shared_ptr<Gradient>> shared;
-  for (Gradient& g : gradients) {
-    sends.push_back(begin_send(g.worker_, g));
-    shared.push_back(std::make_shared<Gradient>(std::move(g)));
+  std::vector<std::shared_ptr<GradientObject>> shared;
+  for (GradientObject& g : gradients) {
+    sends.push_back(begin_send(g.worker, g));
+    shared.push_back(std::make_shared<GradientObject>(std::move(g)));
   }
   DoneOp::start(sim_, *server_, {"apply", fmt::format("average of {}", shared.size()), 'A'},
                 sim::ms(scenario_.apply_ms), std::move(handler), {}, sim::Cancellable::no,
@@ -181,33 +137,33 @@ void World::start_apply_average(std::vector<Gradient> gradients, Handler<> handl
                 });
 }
 
-void World::apply(std::vector<std::shared_ptr<Gradient>> gradients) {
+void World::apply(std::vector<std::shared_ptr<GradientObject>> gradients) {
   Apply entry;
   entry.at = sim_.now();
   entry.version = version_ + 1;
   std::vector<const model::Vector*> values;
   for (const auto& g : gradients) {
-    const int staleness = version_ - g->version_;
+    const int staleness = version_ - g->version;
     if (scenario_.staleness_bound >= 0 && staleness > scenario_.staleness_bound) {
       sim_.violations().add(
           "staleness",
           fmt::format("worker {}'s gradient of mini-batch {}, computed on version {}, applied "
                       "at version {}: staleness {} over the bound of {}",
-                      g->worker_, g->mini_batch_, g->version_, version_, staleness,
+                      g->worker, g->mini_batch, g->version, version_, staleness,
                       scenario_.staleness_bound),
           sim_.now());
     }
-    if (++times_applied_[g->mini_batch_] == 2) {
-      sim_.violations().add("duplicate-update",
-                            fmt::format("mini-batch {} applied a second time (worker {})",
-                                        g->mini_batch_, g->worker_),
-                            sim_.now());
+    if (++times_applied_[g->mini_batch] == 2) {
+      sim_.violations().add(
+          "duplicate-update",
+          fmt::format("mini-batch {} applied a second time (worker {})", g->mini_batch, g->worker),
+          sim_.now());
     }
-    ++workers_[g->worker_].applied;
-    entry.mini_batches.push_back(g->mini_batch_);
+    ++workers_[g->worker].applied;
+    entry.mini_batches.push_back(g->mini_batch);
     entry.staleness.push_back(staleness);
-    entry.gradients.push_back(g->values_);
-    values.push_back(&g->values_);
+    entry.gradients.push_back(g->values);
+    values.push_back(&g->values);
   }
   model::apply(weights_, values);
   ++version_;
@@ -232,5 +188,4 @@ std::string World::outstanding() const {
                      failed.empty() ? "" : fmt::format("; failed: {}", fmt::join(failed, ", ")));
 }
 
-}  // namespace detail
-}  // namespace overlap::param_server
+}  // namespace overlap::param_server::detail

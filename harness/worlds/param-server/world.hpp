@@ -1,18 +1,37 @@
-// The parameter-server world's state behind the public Cluster: the server's weights and
-// version, each worker's device and fate, and the apply log the checks replay.
+// The parameter-server world's state behind the submission's Cluster: the server's weights and
+// version, each worker's device and fate, the weights and gradients the submission holds handles
+// to, and the apply log the checks replay.
 #pragma once
 
 #include <functional>
 #include <memory>
-#include <overlap/param_server.hpp>
+#include <overlap/handler.hpp>
 #include <string>
 #include <vector>
 
 #include "../../core/simulator.hpp"
+#include "../common/remote.hpp"
 #include "model.hpp"
 #include "scenarios.hpp"
 
 namespace overlap::param_server::detail {
+
+// What a Weights handle names: a copy of the server's weights at one version, pulled by one
+// worker. The default one is an empty handle's (worker -1).
+struct WeightsObject {
+  model::Vector values;
+  int version = -1;
+  int worker = -1;
+};
+
+// What a Gradient handle names: one mini-batch's gradient, computed by one worker on one version
+// of the weights. The default one is an empty handle's (worker -1).
+struct GradientObject {
+  model::Vector values;
+  int mini_batch = -1;
+  int version = -1;
+  int worker = -1;
+};
 
 // One update of the server's weights, as applied.
 struct Apply {
@@ -29,15 +48,22 @@ class World {
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
-  Cluster& cluster() { return *cluster_; }
   const Scenario& scenario() const { return scenario_; }
   sim::Simulator& sim() { return sim_; }
   const model::Data& data() const { return data_; }
 
-  void start_pull(int w, Handler<Weights> handler);
-  void start_compute(int w, Weights weights, int mini_batch, Handler<Gradient> handler);
-  void start_push(int w, Gradient gradient, Handler<> handler);
-  void start_apply_average(std::vector<Gradient> gradients, Handler<> handler);
+  // The weights and gradients the submission holds, by handle.
+  worlds::Handles<WeightsObject>& pulled() { return pulled_; }
+  worlds::Handles<GradientObject>& gradients() { return gradients_; }
+
+  // The operations behind Worker's and ParameterServer's public ones. The objects are consumed;
+  // an empty handle's is the default object, which the checks reject as a misuse.
+  void start_pull(int w, Handler<WeightsObject> handler);
+  void start_compute(int w, WeightsObject weights, int mini_batch, Handler<GradientObject> handler);
+  void start_push(int w, GradientObject gradient, Handler<> handler);
+  void start_apply_average(std::vector<GradientObject> gradients, Handler<> handler);
+  // The values the submission reads for free. Both change at events only: a failure at its
+  // instant, the version at the end of a push or apply_average.
   bool failed(int w) const { return workers_[w].failed; }
   int version() const { return version_; }
 
@@ -62,8 +88,8 @@ class World {
   template <typename Handler>
   void refuse_failed(Handler handler);
   // Applies gradients at the end of a push or apply_average: the one place weights change.
-  void apply(std::vector<std::shared_ptr<Gradient>> gradients);
-  sim::OpId begin_send(int w, const Gradient& gradient);
+  void apply(std::vector<std::shared_ptr<GradientObject>> gradients);
+  sim::OpId begin_send(int w, const GradientObject& gradient);
 
   const Scenario& scenario_;
   sim::Simulator& sim_;
@@ -74,7 +100,8 @@ class World {
   std::vector<WorkerState> workers_;
   std::vector<Apply> applies_;
   std::vector<int> times_applied_;
-  std::unique_ptr<Cluster> cluster_;
+  worlds::Handles<WeightsObject> pulled_;
+  worlds::Handles<GradientObject> gradients_;
 };
 
 }  // namespace overlap::param_server::detail

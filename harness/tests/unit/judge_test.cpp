@@ -1,0 +1,161 @@
+// The judge against a client that is not the kit's: a scripted submission program (a Link that
+// plays back frames) sends malformed, oversized, out-of-order or unknown messages, or handles the
+// judge never issued. Each run ends with one `protocol` violation (or a `misuse`, for a call the
+// world refuses), and the judge returns normally.
+#include <algorithm>
+#include <boost/test/unit_test.hpp>
+#include <deque>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "../../protocol/frames.hpp"
+#include "../../protocol/message.hpp"
+#include "../../worlds/common/exercise.hpp"
+#include "../../worlds/pipeline/wire.hpp"
+
+using namespace overlap;
+using protocol::Frame;
+using protocol::Writer;
+
+namespace {
+
+Writer frame(Frame type) { return Writer(static_cast<std::uint16_t>(type)); }
+Writer call(std::int64_t op) { return std::move(frame(Frame::call).integer(op)); }
+
+// Plays one batch of frames per judge batch; after the script, the program "closes its pipe".
+class ScriptedLink final : public worlds::Link {
+ public:
+  explicit ScriptedLink(std::vector<std::vector<std::string>> batches) {
+    for (auto& batch : batches) {
+      for (auto& f : batch) frames_.push_back(std::move(f));
+    }
+  }
+  Status send(std::string_view) override { return Status::ok; }
+  Status receive(std::string& body) override {
+    if (frames_.empty()) return Status::closed;
+    body = frames_.front().substr(protocol::kHeaderBytes);
+    frames_.pop_front();
+    return Status::ok;
+  }
+  std::pair<std::string, std::string> ended(Status) override {
+    return {"crash", "the scripted program ended"};
+  }
+
+ private:
+  std::deque<std::string> frames_;
+};
+
+std::string bytes(const Writer& w) { return std::string(w.frame()); }
+std::string idle() { return bytes(frame(Frame::idle)); }
+
+// Runs pipeline's default scenario against the script; returns the violations' kinds.
+std::vector<std::string> kinds_after(std::vector<std::vector<std::string>> batches,
+                                     std::string* first_message = nullptr) {
+  const auto exercise = worlds::exercise_named("pipeline");
+  BOOST_REQUIRE(exercise);
+  ScriptedLink link(std::move(batches));
+  const grade::ScenarioResult result = exercise->run("default", link);
+  std::vector<std::string> kinds;
+  for (const auto& v : result.violations) kinds.push_back(v.kind);
+  if (first_message && !result.violations.empty()) *first_message = result.violations[0].message;
+  return kinds;
+}
+
+const std::vector<std::string> kProtocol{"protocol"};
+
+// The run ended on a protocol failure (calls applied before it may have left violations too).
+bool ends_in_protocol(const std::vector<std::string>& kinds) {
+  return !kinds.empty() && kinds.back() == "protocol";
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(judge)
+
+BOOST_AUTO_TEST_CASE(an_unknown_frame_type_is_a_protocol_failure) {
+  std::string message;
+  BOOST_TEST(kinds_after({{bytes(Writer(999)), idle()}}, &message) == kProtocol,
+             boost::test_tools::per_element());
+  BOOST_TEST(message.find("unknown type 999") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_judge_frame_sent_by_the_client_is_a_protocol_failure) {
+  BOOST_TEST(kinds_after({{bytes(frame(Frame::completion).integer(1)), idle()}}) == kProtocol,
+             boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_operation_is_a_protocol_failure) {
+  std::string message;
+  BOOST_TEST(kinds_after({{bytes(call(77)), idle()}}, &message) == kProtocol,
+             boost::test_tools::per_element());
+  BOOST_TEST(message.find("no operation 77") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(missing_extra_or_mistyped_arguments_are_protocol_failures) {
+  // forward takes stage, micro-batch, tensor.
+  BOOST_TEST(kinds_after({{bytes(call(pipeline::wire::forward).integer(0)), idle()}}) == kProtocol,
+             boost::test_tools::per_element());
+  // An extra field is seen once the call's own arguments are read: the call was applied.
+  BOOST_TEST(ends_in_protocol(kinds_after(
+      {{bytes(call(pipeline::wire::optimizer_step).integer(0).integer(1)), idle()}})));
+  BOOST_TEST(kinds_after({{bytes(call(pipeline::wire::optimizer_step).text("0")), idle()}}) ==
+                 kProtocol,
+             boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(an_index_out_of_range_is_a_protocol_failure_not_a_judge_crash) {
+  std::string message;
+  BOOST_TEST(kinds_after({{bytes(call(pipeline::wire::optimizer_step).integer(4)), idle()}},
+                         &message) == kProtocol,
+             boost::test_tools::per_element());
+  BOOST_TEST(message.find("stage 4 is out of range [0, 3]") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_handle_never_issued_is_a_protocol_failure) {
+  // Call 1 makes a tensor (handle 1); call 2 names handle 5, and then itself (2).
+  const std::string input = bytes(call(pipeline::wire::input).integer(0).integer(0));
+  BOOST_TEST(kinds_after({{input, bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(5)),
+                           idle()}}) == kProtocol,
+             boost::test_tools::per_element());
+  BOOST_TEST(kinds_after({{input, bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(2)),
+                           idle()}}) == kProtocol,
+             boost::test_tools::per_element());
+  // A handle of a call that made no tensor (an optimizer step) names nothing either.
+  BOOST_TEST(ends_in_protocol(
+      kinds_after({{bytes(call(pipeline::wire::optimizer_step).integer(0)),
+                    bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(1)),
+                    idle()}})));
+}
+
+BOOST_AUTO_TEST_CASE(an_empty_handle_is_the_submissions_misuse) {
+  // Handle 0 is a moved-from or default tensor: the world refuses the call, the run goes on.
+  const auto kinds =
+      kinds_after({{bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(0)), idle()}});
+  BOOST_TEST(kinds.front() == "misuse");
+}
+
+BOOST_AUTO_TEST_CASE(cancelling_a_call_never_made_or_returning_twice_is_a_protocol_failure) {
+  BOOST_TEST(kinds_after({{bytes(frame(Frame::cancel).integer(3)), idle()}}) == kProtocol,
+             boost::test_tools::per_element());
+  BOOST_TEST(kinds_after({{bytes(frame(Frame::returned).integer(1)), idle()}}) == kProtocol,
+             boost::test_tools::per_element());
+  BOOST_TEST(kinds_after({{bytes(frame(Frame::threw).integer(-2).text("x")), idle()}}) == kProtocol,
+             boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_program_that_ends_mid_run_is_reported_as_the_link_says) {
+  BOOST_TEST(kinds_after({}) == std::vector<std::string>{"crash"},
+             boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(what_the_program_says_of_itself_only_makes_the_verdict_worse) {
+  // "returned" with nothing done: the run is checked, and nothing was trained.
+  const auto kinds = kinds_after({{bytes(frame(Frame::returned).integer(0)), idle()}});
+  BOOST_TEST(kinds.size() >= 2u);
+  BOOST_TEST(std::count(kinds.begin(), kinds.end(), "lost-update") >= 1);
+  BOOST_TEST(std::count(kinds.begin(), kinds.end(), "wrong-result") >= 1);
+  BOOST_TEST(std::count(kinds.begin(), kinds.end(), "protocol") == 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,127 @@
+// The submission's side of the param-server world: Cluster, Worker and ParameterServer as calls
+// to the judge (../wire.hpp). Sizes and speeds come from the hello; weights and gradients are
+// handles whose facts the judge sends; the version and the failed workers are the judge's, as of
+// its last batch (they change at events only, never inside a call).
+#include <algorithm>
+#include <memory>
+#include <overlap/param_server.hpp>
+#include <tuple>
+#include <vector>
+
+#include "../../../client/actor.hpp"
+#include "../../../client/call.hpp"
+#include "../wire.hpp"
+
+namespace overlap::param_server {
+
+using client::Connection;
+using overlap::detail::HandleAccess;
+
+namespace detail {
+
+class Client {
+ public:
+  explicit Client(protocol::Reader& hello)
+      : workers(static_cast<int>(hello.integer())),
+        mini_batches(static_cast<int>(hello.integer())),
+        staleness_bound(static_cast<int>(hello.integer())) {
+    for (int w = 0; w < workers; ++w) ms_per_gradient.push_back(hello.real());
+    failed.assign(workers, false);
+    cluster.reset(new Cluster(*this));
+  }
+
+  // The values read for free, from the judge's state frame (../wire.hpp).
+  void read_state(protocol::Reader& state) {
+    version = static_cast<int>(state.integer());
+    for (int w = 0; w < workers; ++w) failed[w] = state.integer(0, 1, "failed") != 0;
+    state.end();
+  }
+
+  const int workers, mini_batches, staleness_bound;
+  std::vector<double> ms_per_gradient;
+  int version = 0;
+  std::vector<bool> failed;
+  std::unique_ptr<Cluster> cluster;
+};
+
+}  // namespace detail
+
+namespace {
+
+protocol::Writer request(wire::Op op, const char* name) {
+  Connection& c = Connection::get();
+  c.check_thread(name);
+  return c.request(op);
+}
+
+// The objects a call made: their facts come back in the completion.
+std::tuple<Weights> read_weights(std::int64_t number, protocol::Reader& results) {
+  const auto version = static_cast<int>(results.integer());
+  const auto worker = static_cast<int>(results.integer());
+  return {HandleAccess::make<Weights>(number, version, worker)};
+}
+
+std::tuple<Gradient> read_gradient(std::int64_t number, protocol::Reader& results) {
+  const auto mini_batch = static_cast<int>(results.integer());
+  const auto version = static_cast<int>(results.integer());
+  const auto worker = static_cast<int>(results.integer());
+  return {HandleAccess::make<Gradient>(number, mini_batch, version, worker)};
+}
+
+}  // namespace
+
+Cluster::Cluster(detail::Client& client) : client_(&client), server_(client) {
+  for (int w = 0; w < client.workers; ++w) workers_.push_back(Worker(client, w));
+}
+
+int Cluster::mini_batches() const { return client_->mini_batches; }
+int Cluster::staleness_bound() const { return client_->staleness_bound; }
+
+void Cluster::run_parallel(int n, const std::function<void(int)>& body) {
+  client::fork_join(n, body);
+}
+
+double Worker::ms_per_gradient() const { return client_->ms_per_gradient.at(index_); }
+bool Worker::failed() const { return client_->failed.at(index_); }
+
+void Worker::start_pull(Handler<Weights> handler) {
+  client::call(request(wire::pull, "Worker::pull").integer(index_), std::move(handler),
+               read_weights);
+}
+
+void Worker::start_compute(Weights weights, int mb, Handler<Gradient> handler) {
+  client::call(request(wire::compute, "Worker::compute")
+                   .integer(index_)
+                   .integer(HandleAccess::number(weights))
+                   .integer(mb),
+               std::move(handler), read_gradient);
+}
+
+void Worker::start_push(Gradient gradient, Handler<> handler) {
+  client::call(
+      request(wire::push, "Worker::push").integer(index_).integer(HandleAccess::number(gradient)),
+      std::move(handler));
+}
+
+int ParameterServer::version() const { return client_->version; }
+
+void ParameterServer::start_apply_average(std::vector<Gradient> gradients, Handler<> handler) {
+  // Of more than W + 1 gradients, one is empty or two share a worker among the first W + 1: the
+  // world rejects the call for the first such it finds, so the rest need not go.
+  const std::size_t sent = std::min<std::size_t>(gradients.size(), client_->workers + 1);
+  protocol::Writer call = request(wire::apply_average, "ParameterServer::apply_average");
+  call.integer(static_cast<std::int64_t>(sent));
+  for (std::size_t i = 0; i < sent; ++i) call.integer(HandleAccess::number(gradients[i]));
+  client::call(call, std::move(handler));
+}
+
+}  // namespace overlap::param_server
+
+template <>
+void overlap::client::start(const Entry<param_server::Cluster>& entry) {
+  Connection& connection = Connection::get();
+  static param_server::detail::Client world(connection.hello());
+  connection.add_category(param_server::category());
+  connection.on_state([](protocol::Reader& state) { world.read_state(state); });
+  run(entry, {world.cluster.get()});
+}
