@@ -1,0 +1,36 @@
+// The client of overlap-protocol-bench: one coroutine per device, each running its share of
+// 1 ms operations back to back, as calls to the judge.
+#include <boost/asio.hpp>
+
+#include "../client/call.hpp"
+
+namespace asio = boost::asio;
+using overlap::client::Connection;
+
+namespace {
+
+template <typename Token>
+auto async_work(int device, Token&& token) {
+  return asio::async_initiate<Token, void(boost::system::error_code)>(
+      [device](auto handler) {
+        overlap::client::call(Connection::get().request(0).integer(device),
+                              overlap::Handler<>(std::move(handler)));
+      },
+      token);
+}
+
+asio::awaitable<void> device_loop(int device, long operations) {
+  for (long i = 0; i < operations; ++i) co_await async_work(device, asio::use_awaitable);
+}
+
+}  // namespace
+
+int main() {
+  Connection& c = Connection::get();
+  const long per_device = static_cast<long>(c.hello().integer());
+  for (int d = 0; d < 4; ++d) {
+    asio::co_spawn(c.io(), device_loop(d, per_device),
+                   [d](std::exception_ptr e) { Connection::get().actor_done(d, e); });
+  }
+  c.serve();
+}
