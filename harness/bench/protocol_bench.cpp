@@ -38,8 +38,8 @@ double run(const std::string& client, long operations) {
       sim, link, remote, hello,
       {kDevices,
        [&](worlds::Call& call) {
-         sim::Operation<>::start(sim, *devices[call.index(kDevices, "device")],
-                                 {"work", "", 'W'}, sim::ms(1), remote.reply(call.number), {});
+         sim::Operation<>::start(sim, *devices[call.index(kDevices, "device")], {"work", "", 'W'},
+                                 sim::ms(1), remote.reply(call.number), {});
        },
        [](protocol::Writer&) {}});
   const double seconds =

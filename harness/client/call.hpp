@@ -68,7 +68,8 @@ void call(const protocol::Writer& request, Handler<R...> handler, Decode decode)
   Connection& c = Connection::get();
   auto slot = boost::asio::get_associated_cancellation_slot(handler);
   const std::int64_t number = c.next_number();
-  c.send(request, std::make_unique<Call<Decode, R...>>(number, std::move(handler), std::move(decode)));
+  c.send(request,
+         std::make_unique<Call<Decode, R...>>(number, std::move(handler), std::move(decode)));
   if (slot.is_connected()) {
     slot.assign([number](boost::asio::cancellation_type) { Connection::get().cancel(number); });
   }

@@ -1,15 +1,16 @@
 #include "cli.hpp"
 
 #include <fmt/format.h>
-
-#include <boost/json/serialize.hpp>
-#include <boost/program_options.hpp>
 #include <signal.h>
 #include <unistd.h>
 
+#include <boost/json/serialize.hpp>
+#include <boost/program_options.hpp>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "../report/report_json.hpp"
 #include "../report/text_report.hpp"
@@ -17,6 +18,7 @@
 #include "../result/verdict.hpp"
 #include "../worlds/common/exercise.hpp"
 #include "program.hpp"
+#include "sha256.hpp"
 
 namespace overlap::grade {
 
@@ -39,6 +41,38 @@ bool write_file(const std::string& path, const std::string& text) {
   return static_cast<bool>(file);
 }
 
+// The first line a command prints, or "" when it fails.
+std::string first_line_of(const std::string& command) {
+  std::string line;
+  if (FILE* pipe = ::popen(command.c_str(), "r")) {
+    char buffer[256];
+    if (std::fgets(buffer, sizeof buffer, pipe)) line = buffer;
+    ::pclose(pipe);
+  }
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+  return line;
+}
+
+Provenance provenance(const std::string& source, double time_limit) {
+  Provenance p;
+  p.time_limit_s = time_limit;
+  if (!source.empty()) {
+    std::ifstream file(source, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << file.rdbuf();
+    if (file) p.submission_sha256 = sha256_hex(bytes.str());
+  }
+  const std::string git = "git -C '" OVERLAP_SOURCE_DIR "' ";
+  p.kit_commit = first_line_of(git + "rev-parse HEAD 2>/dev/null");
+  if (p.kit_commit.empty()) {
+    p.kit_commit = "no git";
+  } else {
+    p.kit_modified =
+        !first_line_of(git + "status --porcelain -- . ':(exclude)exercises' 2>/dev/null").empty();
+  }
+  return p;
+}
+
 ScenarioResult run(const worlds::Exercise& exercise, const std::string& scenario,
                    const std::string& program, double time_limit) {
   Program link(program, time_limit);
@@ -53,14 +87,15 @@ int main(int argc, char** argv) {
   po::options_description options("options");
   options.add_options()                                                                    //
       ("help,h", "this help")                                                              //
-      ("exercise", po::value<std::string>(), "the exercise (first argument)")             //
-      ("program", po::value<std::string>(), "the submission program to grade")            //
+      ("exercise", po::value<std::string>(), "the exercise (first argument)")              //
+      ("program", po::value<std::string>(), "the submission program to grade")             //
       ("scenario", po::value<std::string>(), "grade one scenario (default: all)")          //
       ("json", po::value<std::string>(), "write the versioned JSON report to this file")   //
       ("trace", po::value<std::string>(), "write a Chrome trace (Perfetto) to this file")  //
       ("time-limit", po::value<double>()->default_value(10),
-       "real seconds a scenario may take before it fails")  //
-      ("submission-name", po::value<std::string>(), "the graded file, as the report names it");
+       "real seconds a scenario may take before it fails")                                      //
+      ("submission-name", po::value<std::string>(), "the graded file, as the report names it")  //
+      ("source", po::value<std::string>(), "the graded file, for its fingerprint in the report");
   po::positional_options_description positional;
   positional.add("exercise", 1);
   po::variables_map args;
@@ -75,12 +110,12 @@ int main(int argc, char** argv) {
                e.what());
     return kUsage;
   }
-  const auto exercise_ptr = args.count("exercise")
-                                ? worlds::exercise_named(args["exercise"].as<std::string>())
-                                : nullptr;
+  const auto exercise_ptr =
+      args.count("exercise") ? worlds::exercise_named(args["exercise"].as<std::string>()) : nullptr;
   if (!exercise_ptr) {
-    fmt::print(stderr, "overlap: usage: overlap-judge EXERCISE --program FILE [options]; valid "
-                       "exercises: {}\n",
+    fmt::print(stderr,
+               "overlap: usage: overlap-judge EXERCISE --program FILE [options]; valid "
+               "exercises: {}\n",
                fmt::join(worlds::exercise_names(), ", "));
     return kUsage;
   }
@@ -123,6 +158,8 @@ int main(int argc, char** argv) {
   report.submission =
       args.count("submission-name") ? args["submission-name"].as<std::string>() : program;
   report.compiler = OVERLAP_COMPILER;
+  report.provenance =
+      provenance(args.count("source") ? args["source"].as<std::string>() : "", time_limit);
   for (const worlds::ScenarioInfo& scenario : selected) {
     ScenarioResult result;
     try {

@@ -111,6 +111,10 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
 void print_text(const grade::Report& report, std::ostream& out) {
   fmt::print(out, "overlap: grading {} ({}, built with {})\n", report.exercise, report.submission,
              report.compiler);
+  const grade::Provenance& p = report.provenance;
+  fmt::print(out, "  sha256 {}, kit {}{}, time limit {:g} s a scenario\n",
+             p.submission_sha256.empty() ? "unknown" : p.submission_sha256.substr(0, 16),
+             p.kit_commit.substr(0, 12), p.kit_modified ? " (modified)" : "", p.time_limit_s);
   for (const auto& r : report.scenarios) print_scenario(r, out);
   std::vector<std::string> parts;
   for (const auto& r : report.scenarios) {

@@ -96,15 +96,26 @@ BOOST_DESCRIBE_STRUCT(ScenarioResult, (),
                        peak_memory, utilisation, figures, timeline, chart_window_ms, correct,
                        verdict, speedup, efficiency, pass_speedup, optimal_speedup))
 
+// Where a verdict came from: the exact submission, the kit that judged it, and the limits.
+struct Provenance {
+  std::string submission_sha256;  // of the graded file's bytes ("" when the judge had no file)
+  std::string kit_commit;         // the kit's git commit, or "no git"
+  bool kit_modified = false;      // the kit's tree differs from that commit outside exercises/
+  double time_limit_s = 0;        // real seconds a scenario may take
+  friend bool operator==(const Provenance&, const Provenance&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Provenance, (), (submission_sha256, kit_commit, kit_modified, time_limit_s))
+
 struct Report {
   std::string exercise;
   std::string submission;  // the graded file
   std::string compiler;    // the compiler that built the submission: "clang++ 14.0.6"
+  Provenance provenance;
   Tier verdict = Tier::fail;
   std::vector<ScenarioResult> scenarios;
   double real_seconds = 0;  // terminal report only: the JSON stays byte-identical across runs
   friend bool operator==(const Report&, const Report&) = default;
 };
-BOOST_DESCRIBE_STRUCT(Report, (), (exercise, submission, compiler, verdict, scenarios))
+BOOST_DESCRIBE_STRUCT(Report, (), (exercise, submission, compiler, provenance, verdict, scenarios))
 
 }  // namespace overlap::grade

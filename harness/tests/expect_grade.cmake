@@ -1,6 +1,7 @@
 # Runs the judge on a submission program and checks what it reports, from its exit code and its
 # JSON report.
-#   cmake -DJUDGE=<exe> -DWORLD=<exercise> -DPROGRAM=<exe> -DSUBMISSION=<name> -DWORK=<dir> -DEXIT=<code> [-DARGS="--opt value ..."] [-DVERDICT=<tier>]
+#   cmake -DJUDGE=<exe> -DWORLD=<exercise> -DPROGRAM=<exe> -DSUBMISSION=<name> -DSOURCE=<file>
+#         -DWORK=<dir> -DEXIT=<code> [-DARGS="--opt value ..."] [-DVERDICT=<tier>]
 #         [-DCORRECT=ON|OFF] [-DKINDS=k1,k2] [-DMAKESPANS=name=ms,...] [-DSPEEDUP=<x>]
 #         [-DOUTPUT_MATCHES=<regex>] -P expect_grade.cmake
 # VERDICT, CORRECT and SPEEDUP must hold in every scenario graded. KINDS is the exact set of
@@ -14,6 +15,7 @@ file(MAKE_DIRECTORY "${WORK}")
 file(REMOVE "${json}")
 separate_arguments(args UNIX_COMMAND "${ARGS}")
 set(COMMAND "${JUDGE}" "${WORLD}" --program "${PROGRAM}" --submission-name "${SUBMISSION}"
+            --source "${SOURCE}"
             ${args} --json "${json}")
 include(${CMAKE_CURRENT_LIST_DIR}/expect_exit.cmake)
 

@@ -97,11 +97,11 @@ BOOST_AUTO_TEST_CASE(missing_extra_or_mistyped_arguments_are_protocol_failures) 
   BOOST_TEST(kinds_after({{bytes(call(pipeline::wire::forward).integer(0)), idle()}}) == kProtocol,
              boost::test_tools::per_element());
   // An extra field is seen once the call's own arguments are read: the call was applied.
-  BOOST_TEST(ends_in_protocol(kinds_after(
-      {{bytes(call(pipeline::wire::optimizer_step).integer(0).integer(1)), idle()}})));
-  BOOST_TEST(kinds_after({{bytes(call(pipeline::wire::optimizer_step).text("0")), idle()}}) ==
-                 kProtocol,
-             boost::test_tools::per_element());
+  BOOST_TEST(ends_in_protocol(
+      kinds_after({{bytes(call(pipeline::wire::optimizer_step).integer(0).integer(1)), idle()}})));
+  BOOST_TEST(
+      kinds_after({{bytes(call(pipeline::wire::optimizer_step).text("0")), idle()}}) == kProtocol,
+      boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(an_index_out_of_range_is_a_protocol_failure_not_a_judge_crash) {
@@ -115,23 +115,24 @@ BOOST_AUTO_TEST_CASE(an_index_out_of_range_is_a_protocol_failure_not_a_judge_cra
 BOOST_AUTO_TEST_CASE(a_handle_never_issued_is_a_protocol_failure) {
   // Call 1 makes a tensor (handle 1); call 2 names handle 5, and then itself (2).
   const std::string input = bytes(call(pipeline::wire::input).integer(0).integer(0));
-  BOOST_TEST(kinds_after({{input, bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(5)),
-                           idle()}}) == kProtocol,
-             boost::test_tools::per_element());
-  BOOST_TEST(kinds_after({{input, bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(2)),
-                           idle()}}) == kProtocol,
-             boost::test_tools::per_element());
+  BOOST_TEST(
+      kinds_after({{input, bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(5)),
+                    idle()}}) == kProtocol,
+      boost::test_tools::per_element());
+  BOOST_TEST(
+      kinds_after({{input, bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(2)),
+                    idle()}}) == kProtocol,
+      boost::test_tools::per_element());
   // A handle of a call that made no tensor (an optimizer step) names nothing either.
-  BOOST_TEST(ends_in_protocol(
-      kinds_after({{bytes(call(pipeline::wire::optimizer_step).integer(0)),
-                    bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(1)),
-                    idle()}})));
+  BOOST_TEST(ends_in_protocol(kinds_after(
+      {{bytes(call(pipeline::wire::optimizer_step).integer(0)),
+        bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(1)), idle()}})));
 }
 
 BOOST_AUTO_TEST_CASE(an_empty_handle_is_the_submissions_misuse) {
   // Handle 0 is a moved-from or default tensor: the world refuses the call, the run goes on.
-  const auto kinds =
-      kinds_after({{bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(0)), idle()}});
+  const auto kinds = kinds_after(
+      {{bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(0)), idle()}});
   BOOST_TEST(kinds.front() == "misuse");
 }
 

@@ -81,7 +81,12 @@ BOOST_AUTO_TEST_CASE(the_json_report_has_the_versioned_schema) {
   std::vector<std::string> keys;
   for (const auto& member : o) keys.emplace_back(member.key());
   BOOST_TEST(keys == (std::vector<std::string>{"schema", "schema_version", "exercise", "submission",
-                                               "compiler", "verdict", "scenarios"}),
+                                               "compiler", "provenance", "verdict", "scenarios"}),
+             boost::test_tools::per_element());
+  keys.clear();
+  for (const auto& member : o.at("provenance").as_object()) keys.emplace_back(member.key());
+  BOOST_TEST(keys == (std::vector<std::string>{"submission_sha256", "kit_commit", "kit_modified",
+                                               "time_limit_s"}),
              boost::test_tools::per_element());
   BOOST_TEST(o.at("schema_version").as_int64() == 1);
   BOOST_TEST(o.at("verdict").as_string() == "pass");

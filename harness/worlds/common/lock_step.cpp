@@ -120,8 +120,8 @@ class Run {
 
 }  // namespace
 
-RunOutcome lock_step(sim::Simulator& sim, Link& link, Remote& remote,
-                     const protocol::Writer& hello, const LockStep& world) {
+RunOutcome lock_step(sim::Simulator& sim, Link& link, Remote& remote, const protocol::Writer& hello,
+                     const LockStep& world) {
   return Run(sim, link, remote, world).go(hello);
 }
 

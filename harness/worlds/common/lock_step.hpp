@@ -14,14 +14,14 @@
 namespace overlap::worlds {
 
 struct LockStep {
-  int actors = 1;                             // train runs once per actor
-  std::function<void(Call&)> serve;           // applies one call to the world
+  int actors = 1;                                // train runs once per actor
+  std::function<void(Call&)> serve;              // applies one call to the world
   std::function<void(protocol::Writer&)> state;  // the values the submission reads for free
 };
 
 // Sends `hello`, then serves the program until every actor has returned, one has thrown, the
 // simulation can go no further, or the program fails (dies, times out, breaks the protocol).
-RunOutcome lock_step(sim::Simulator& sim, Link& link, Remote& remote,
-                     const protocol::Writer& hello, const LockStep& world);
+RunOutcome lock_step(sim::Simulator& sim, Link& link, Remote& remote, const protocol::Writer& hello,
+                     const LockStep& world);
 
 }  // namespace overlap::worlds

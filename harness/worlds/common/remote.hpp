@@ -30,8 +30,8 @@ struct Call {
   // The next argument: any int; an index in [0, count); a handle (an earlier call's number, or
   // 0 for an empty object).
   int value(const char* what) {
-    return static_cast<int>(args.integer(std::numeric_limits<int>::min(),
-                                         std::numeric_limits<int>::max(), what));
+    return static_cast<int>(
+        args.integer(std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), what));
   }
   int index(int count, const char* what) {
     return static_cast<int>(args.integer(0, count - 1, what));

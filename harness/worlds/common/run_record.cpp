@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-
 namespace overlap::worlds {
 
 namespace {
@@ -47,11 +46,11 @@ void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
     return;
   }
   if (outcome.thrown) {
-    sim.violations().add("exception",
-                         fmt::format("{} threw: {}",
-                                     outcome.thrown->actor < 0 ? "a completion handler" : "train",
-                                     outcome.thrown->what),
-                         now);
+    sim.violations().add(
+        "exception",
+        fmt::format("{} threw: {}", outcome.thrown->actor < 0 ? "a completion handler" : "train",
+                    outcome.thrown->what),
+        now);
     return;
   }
   switch (outcome.end) {

@@ -64,7 +64,7 @@ class WorldExercise final : public Exercise {
 
 // Makes `W` the exercise of its name (exercise.hpp's exercise_named): one line, at global scope,
 // in each world's exercise.cpp. `ident` is the name as an identifier (grad_accum).
-#define OVERLAP_REGISTER_WORLD(W, ident)                                   \
-  std::unique_ptr<overlap::worlds::Exercise> overlap_world_##ident() {     \
-    return std::make_unique<overlap::worlds::WorldExercise<W>>();          \
+#define OVERLAP_REGISTER_WORLD(W, ident)                               \
+  std::unique_ptr<overlap::worlds::Exercise> overlap_world_##ident() { \
+    return std::make_unique<overlap::worlds::WorldExercise<W>>();      \
   }

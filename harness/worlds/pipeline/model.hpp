@@ -4,8 +4,9 @@
 #pragma once
 
 #include <cstdint>
-#include "matrix.hpp"
 #include <vector>
+
+#include "matrix.hpp"
 
 namespace overlap::pipeline::model {
 
