@@ -74,9 +74,25 @@ Provenance provenance(const std::string& source, double time_limit) {
 }
 
 ScenarioResult run(const worlds::Exercise& exercise, const std::string& scenario,
-                   const std::string& program, double time_limit) {
-  Program link(program, time_limit);
+                   const std::string& program, double time_limit,
+                   Program::Mode mode = Program::Mode::graded) {
+  Program link(program, time_limit, mode);
   return exercise.run(scenario, link);
+}
+
+// A debug run: the scenario under gdb, what the judge saw, and no verdict.
+int debug(const worlds::Exercise& exercise, const std::string& scenario,
+          const std::string& program) {
+  fmt::print("overlap: debug run of {} ({}) under gdb: no deadline and no verdict\n",
+             exercise.name(), scenario);
+  std::cout.flush();
+  const ScenarioResult result = run(exercise, scenario, program, 0, Program::Mode::debugged);
+  fmt::print("overlap: debug run over at {:g} ms of simulated time, {} violation(s)\n",
+             result.makespan_ms, result.violations_total);
+  for (const auto& v : result.violations) {
+    fmt::print("  [{}] at {:g} ms: {}\n", v.kind, v.at_ms, v.message);
+  }
+  return 0;
 }
 
 }  // namespace
@@ -95,7 +111,8 @@ int main(int argc, char** argv) {
       ("time-limit", po::value<double>()->default_value(10),
        "real seconds a scenario may take before it fails")                                      //
       ("submission-name", po::value<std::string>(), "the graded file, as the report names it")  //
-      ("source", po::value<std::string>(), "the graded file, for its fingerprint in the report");
+      ("source", po::value<std::string>(), "the graded file, for its fingerprint in the report")  //
+      ("gdb", "run the submission program under gdb, one scenario, no deadline: no verdict");
   po::positional_options_description positional;
   positional.add("exercise", 1);
   po::variables_map args;
@@ -150,6 +167,15 @@ int main(int argc, char** argv) {
   if (!(time_limit > 0)) {
     fmt::print(stderr, "overlap: --time-limit must be a positive number of seconds\n");
     return kUsage;
+  }
+
+  if (args.count("gdb")) {
+    try {
+      return debug(exercise, selected.front().name, program);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "overlap: grader error: {}\n", e.what());
+      return kGraderError;
+    }
   }
 
   const auto started = std::chrono::steady_clock::now();

@@ -25,31 +25,41 @@ void make_pipe(int fds[2]) {
 
 }  // namespace
 
-Program::Program(const std::string& path, double real_seconds)
+Program::Program(const std::string& path, double real_seconds, Mode mode)
     : real_seconds_(real_seconds),
-      deadline_(protocol::Clock::now() + std::chrono::duration_cast<protocol::Clock::duration>(
-                                             std::chrono::duration<double>(real_seconds))) {
+      deadline_(mode == Mode::debugged
+                    ? protocol::Clock::time_point::max()
+                    : protocol::Clock::now() + std::chrono::duration_cast<protocol::Clock::duration>(
+                                                   std::chrono::duration<double>(real_seconds))) {
   int to[2], from[2];
   make_pipe(to);
   make_pipe(from);
   pid_ = ::fork();
   if (pid_ < 0) throw std::system_error(errno, std::generic_category(), "fork");
   if (pid_ == 0) {
-    // The child: its own process group, the pipes where the client expects them, nothing else
-    // of the judge's open (the pipes were made close-on-exec; dup2 clears that on the copies).
-    ::setpgid(0, 0);
+    // The child: its own process group (a debugger keeps the terminal's), the pipes where the
+    // client expects them, nothing else of the judge's open (the pipes were made close-on-exec;
+    // dup2 clears that on the copies).
+    if (mode == Mode::graded) ::setpgid(0, 0);
     // Out of the way first: a pipe may already sit on 3 or 4, and dup2 onto itself would keep
     // close-on-exec.
     const int in = ::fcntl(to[0], F_DUPFD_CLOEXEC, 10);
     const int out = ::fcntl(from[1], F_DUPFD_CLOEXEC, 10);
     if (in < 0 || out < 0 || ::dup2(in, 3) < 0 || ::dup2(out, 4) < 0) ::_exit(126);
+    if (mode == Mode::debugged) {
+      const char* argv[] = {"gdb", "-q", "--args", path.c_str(), nullptr};
+      ::execvp("gdb", const_cast<char* const*>(argv));
+      ::_exit(127);
+    }
     const int null = ::open("/dev/null", O_RDONLY);
     if (null >= 0) ::dup2(null, 0);
     char* const argv[] = {const_cast<char*>(path.c_str()), nullptr};
     ::execv(path.c_str(), argv);
     ::_exit(127);
   }
-  ::setpgid(pid_, pid_);  // also here: whichever runs first, the group exists before a kill
+  // Also here: whichever runs first, the group exists before a kill.
+  if (mode == Mode::graded) ::setpgid(pid_, pid_);
+  debugged_ = mode == Mode::debugged;
   ::close(to[0]);
   ::close(from[1]);
   to_program_ = to[1];
@@ -69,7 +79,7 @@ Program::~Program() {
 }
 
 void Program::kill_group() {
-  if (pid_ > 0) ::kill(-pid_, SIGKILL);
+  if (pid_ > 0) ::kill(debugged_ ? pid_ : -pid_, SIGKILL);
 }
 
 int Program::reap(protocol::Clock::time_point deadline) {

@@ -15,8 +15,10 @@ namespace overlap::grade {
 
 class Program final : public worlds::Link {
  public:
-  // Starts `path`; the run must be over within `real_seconds`.
-  Program(const std::string& path, double real_seconds);
+  // Starts `path`; the run must be over within `real_seconds`. Under a debugger (gdb) it runs
+  // with the terminal as its input and no deadline: a person is stepping through it.
+  enum class Mode { graded, debugged };
+  Program(const std::string& path, double real_seconds, Mode mode = Mode::graded);
   ~Program() override;  // kills the program's process group and reaps it
   Program(const Program&) = delete;
   Program& operator=(const Program&) = delete;
@@ -32,6 +34,7 @@ class Program final : public worlds::Link {
   double real_seconds_;
   protocol::Clock::time_point deadline_;
   pid_t pid_ = -1;
+  bool debugged_ = false;
   bool reaped_ = false;
   int to_program_ = -1;
   int from_program_ = -1;

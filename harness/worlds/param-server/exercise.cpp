@@ -75,6 +75,7 @@ void Contract::serve(State& world, worlds::Remote& remote, worlds::Call& call) {
       return world.start_push(w, std::move(gradient), remote.reply(call.number));
     }
     case wire::apply_average: {
+      // At most W + 1: the client sends no more (wire.hpp).
       std::vector<detail::GradientObject> sent(call.index(workers + 2, "gradient count"));
       for (auto& g : sent) {
         g = gradients.take(call.handle("gradient"), "gradient").value_or(detail::GradientObject{});
