@@ -68,7 +68,7 @@ void Contract::serve(State& run, worlds::Remote& remote, worlds::Call& call) {
       const int mb = call.value("micro-batch");
       // The gradient is the handle of the call; its facts go back in the completion.
       auto keep = [&gradients = objects.gradients, number = call.number](protocol::Writer& out,
-                                                                          detail::Gradient g) {
+                                                                         detail::Gradient g) {
         out.integer(g.micro_batch).integer(g.step);
         gradients.add(number, std::move(g));
       };
@@ -79,8 +79,8 @@ void Contract::serve(State& run, worlds::Remote& remote, worlds::Call& call) {
       const int v = call.index(sc.validators, "validator");
       std::optional<detail::Snapshot> snapshot =
           objects.snapshots.take(call.handle("snapshot"), "snapshot");
-      auto keep = [&checkpoints = objects.checkpoints, number = call.number](
-                      protocol::Writer& out, detail::Checkpoint c) {
+      auto keep = [&checkpoints = objects.checkpoints, number = call.number](protocol::Writer& out,
+                                                                             detail::Checkpoint c) {
         out.integer(c.step).real(c.loss);
         checkpoints.add(number, std::move(c));
       };

@@ -30,7 +30,9 @@ Vector initial_weights() { return Vector(kFeatures, 0.0); }
 Vector gradient(const Data& data, const Vector& weights, int micro_batch) {
   Vector g(kFeatures, 0.0);
   for (int r = 0; r < kRowsPerMiniBatch; ++r) {
-    const int row = (micro_batch * kRowsPerMiniBatch + r) % kTrainingRows;
+    // In 64 bits: the micro-batch is the submission's, any int (the judge must not overflow).
+    const auto row = static_cast<int>(
+        (static_cast<std::int64_t>(micro_batch) * kRowsPerMiniBatch + r) % kTrainingRows);
     const double e = residual(data, kTraining, row, weights);
     for (int i = 0; i < kFeatures; ++i) {
       g[i] += e * feature(data.seed, kTraining, row, i) / kRowsPerMiniBatch;

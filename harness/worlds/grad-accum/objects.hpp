@@ -35,10 +35,10 @@ struct Checkpoint {
 
 // Every object the submission holds a handle to, by handle (the number of the call that made it).
 struct Objects {
-  worlds::Handles<Weights> weights;          // copies on the client: read, never consumed
-  worlds::Handles<Gradient> gradients;       // consumed by apply()
-  worlds::Handles<Snapshot> snapshots;       // consumed by validate()
-  worlds::Handles<Checkpoint> checkpoints;   // copies on the client: read by stop()
+  worlds::Handles<Weights> weights;         // copies on the client: read, never consumed
+  worlds::Handles<Gradient> gradients;      // consumed by apply()
+  worlds::Handles<Snapshot> snapshots;      // consumed by validate()
+  worlds::Handles<Checkpoint> checkpoints;  // copies on the client: read by stop()
 };
 
 }  // namespace overlap::grad_accum::detail

@@ -53,8 +53,7 @@ void World::start_compute(int w, const Weights* weights, int mb, Handler<Gradien
       sim::ms(scenario_.worker_ms[w]), std::move(handler), {std::move(g)}, sim::Cancellable::yes);
 }
 
-void World::start_validate(int v, std::optional<Snapshot> snapshot,
-                           Handler<Checkpoint> handler) {
+void World::start_validate(int v, std::optional<Snapshot> snapshot, Handler<Checkpoint> handler) {
   if (!snapshot) {
     return sim::reject(sim_, std::move(handler),
                        fmt::format("validator {}: validate() of an empty snapshot", v));

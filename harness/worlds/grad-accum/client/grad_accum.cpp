@@ -33,9 +33,8 @@ class Client {
     trainer.reset(new Trainer(*this));
     // Trainer::step() between batches: the judge's step once the batch's events have fired,
     // before any of its completions runs.
-    Connection::get().on_state([this](protocol::Reader& state) {
-      step = static_cast<int>(state.integer());
-    });
+    Connection::get().on_state(
+        [this](protocol::Reader& state) { step = static_cast<int>(state.integer()); });
   }
 
   const int micro_batches, validate_every, snapshot_slots, patience;
