@@ -122,8 +122,9 @@ int main(int argc, char** argv) {
     po::notify(args);
   } catch (const po::error& e) {
     fmt::print(stderr,
-               "overlap: {}; valid options: --program FILE, --scenario NAME, --json FILE, "
-               "--trace FILE, --time-limit SECONDS, --submission-name NAME\n",
+               "overlap: {}; valid options: --scenario NAME, --program FILE, --json FILE, "
+               "--trace FILE, --time-limit SECONDS, --submission-name NAME, --source FILE, "
+               "--gdb\n",
                e.what());
     return kUsage;
   }
