@@ -72,8 +72,21 @@ void block(const char* operation, const std::function<void(Resume)>& start) {
     client::Yield* yield;
     ~Restore() { client::current_actor = yield; }
   } restore{yield};
+  // A call that throws while it starts (before it could complete) is the caller's exception:
+  // the actor is woken and the exception rethrown in it, not in the event loop.
+  std::exception_ptr refused;
   boost::asio::async_initiate<client::Yield&, void()>(
-      [&](auto handler) { start(Resume(std::move(handler))); }, *yield);
+      [&](auto handler) {
+        auto wake = std::make_shared<Resume>(std::move(handler));
+        try {
+          start(Resume([wake] { std::move (*wake)(); }));
+        } catch (...) {
+          refused = std::current_exception();
+          boost::asio::post(client::io(), [wake] { std::move (*wake)(); });
+        }
+      },
+      *yield);
+  if (refused) std::rethrow_exception(refused);
 }
 
 }  // namespace overlap::detail
