@@ -60,6 +60,14 @@ class Call final : public Pending {
   Decode decode_;
 };
 
+// The call frame of operation `op` (named `operation` in errors), to which the caller appends
+// the arguments. Throws std::logic_error when called from a thread other than train's.
+inline protocol::Writer request(std::uint16_t op, const char* operation) {
+  Connection& c = Connection::get();
+  c.check_thread(operation);
+  return c.request(op);
+}
+
 // Sends `request`; `handler` completes when the judge completes the call, with the results
 // `decode(call number, reader)` returns as a tuple (on an error: default values). The handler's
 // cancellation slot, if connected, sends a cancellation.

@@ -19,6 +19,18 @@ namespace {
 // What one run may send the judge in all: far above any honest run (a call is about 40 bytes).
 constexpr std::size_t kMaxRunBytes = std::size_t{512} << 20;
 
+worlds::Link::Status status_of(protocol::Io io) {
+  switch (io) {
+    case protocol::Io::done:
+      return worlds::Link::Status::ok;
+    case protocol::Io::timeout:
+      return worlds::Link::Status::timeout;
+    case protocol::Io::closed:
+      break;
+  }
+  return worlds::Link::Status::closed;
+}
+
 void make_pipe(int fds[2]) {
   if (::pipe2(fds, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
 }
@@ -27,10 +39,10 @@ void make_pipe(int fds[2]) {
 
 Program::Program(const std::string& path, double real_seconds, Mode mode)
     : real_seconds_(real_seconds),
-      deadline_(mode == Mode::debugged
-                    ? protocol::Clock::time_point::max()
-                    : protocol::Clock::now() + std::chrono::duration_cast<protocol::Clock::duration>(
-                                                   std::chrono::duration<double>(real_seconds))) {
+      deadline_(mode == Mode::debugged ? protocol::Clock::time_point::max()
+                                       : protocol::Clock::now() +
+                                             std::chrono::duration_cast<protocol::Clock::duration>(
+                                                 std::chrono::duration<double>(real_seconds))) {
   int to[2], from[2];
   make_pipe(to);
   make_pipe(from);
@@ -100,27 +112,11 @@ int Program::reap(protocol::Clock::time_point deadline) {
 }
 
 worlds::Link::Status Program::send(std::string_view frames) {
-  switch (writer_->write(frames, deadline_)) {
-    case protocol::Io::done:
-      return Status::ok;
-    case protocol::Io::timeout:
-      return Status::timeout;
-    case protocol::Io::closed:
-      return Status::closed;
-  }
-  return Status::closed;
+  return status_of(writer_->write(frames, deadline_));
 }
 
 worlds::Link::Status Program::receive(std::string& body) {
-  switch (reader_->next(deadline_, body)) {
-    case protocol::Io::done:
-      return Status::ok;
-    case protocol::Io::timeout:
-      return Status::timeout;
-    case protocol::Io::closed:
-      return Status::closed;
-  }
-  return Status::closed;
+  return status_of(reader_->next(deadline_, body));
 }
 
 std::pair<std::string, std::string> Program::ended(Status why) {

@@ -40,9 +40,7 @@ namespace {
 
 // A call of rank `rank`: the operation code, then the rank; the caller appends the rest.
 protocol::Writer request(wire::Op op, const char* name, int rank) {
-  Connection& c = Connection::get();
-  c.check_thread(name);
-  protocol::Writer w = c.request(op);
+  protocol::Writer w = client::request(op, name);
   w.integer(rank);
   return w;
 }

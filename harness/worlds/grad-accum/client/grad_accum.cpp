@@ -61,12 +61,6 @@ std::tuple<Checkpoint> read_checkpoint(std::int64_t number, protocol::Reader& re
   return {HandleAccess::make<Checkpoint>(number, step, loss)};
 }
 
-protocol::Writer request(wire::Op op, const char* name) {
-  Connection& c = Connection::get();
-  c.check_thread(name);
-  return c.request(op);
-}
-
 }  // namespace
 
 Trainer::Trainer(detail::Client& client) : client_(&client) {
@@ -85,21 +79,22 @@ int Trainer::max_steps() const { return client_->max_steps; }
 int Trainer::step() const { return client_->step; }
 
 Weights Trainer::weights() const {
-  const auto number = client::call_now(request(wire::weights, "Trainer::weights"));
+  const auto number = client::call_now(client::request(wire::weights, "Trainer::weights"));
   return HandleAccess::make<Weights>(number, client_->step);
 }
 
 Snapshot Trainer::snapshot() {
-  const auto number = client::call_now(request(wire::snapshot, "Trainer::snapshot"));
+  const auto number = client::call_now(client::request(wire::snapshot, "Trainer::snapshot"));
   return HandleAccess::make<Snapshot>(number, client_->step);
 }
 
 void Trainer::stop(const Checkpoint& best) {
-  client::call_now(request(wire::stop, "Trainer::stop").integer(HandleAccess::number(best)));
+  client::call_now(
+      client::request(wire::stop, "Trainer::stop").integer(HandleAccess::number(best)));
 }
 
 void Trainer::start_apply(std::vector<Gradient> gradients, Handler<> handler) {
-  protocol::Writer w = request(wire::apply, "Trainer::apply");
+  protocol::Writer w = client::request(wire::apply, "Trainer::apply");
   w.integer(static_cast<std::int64_t>(gradients.size()));
   for (const Gradient& g : gradients) w.integer(HandleAccess::number(g));
   client::call(w, std::move(handler));
@@ -108,7 +103,7 @@ void Trainer::start_apply(std::vector<Gradient> gradients, Handler<> handler) {
 double Worker::ms_per_gradient() const { return client_->worker_ms[index_]; }
 
 void Worker::start_compute(Weights weights, int mb, Handler<Gradient> handler) {
-  client::call(request(wire::compute, "Worker::compute")
+  client::call(client::request(wire::compute, "Worker::compute")
                    .integer(index_)
                    .integer(HandleAccess::number(weights))
                    .integer(mb),
@@ -116,7 +111,7 @@ void Worker::start_compute(Weights weights, int mb, Handler<Gradient> handler) {
 }
 
 void Validator::start_validate(Snapshot snapshot, Handler<Checkpoint> handler) {
-  client::call(request(wire::validate, "Validator::validate")
+  client::call(client::request(wire::validate, "Validator::validate")
                    .integer(index_)
                    .integer(HandleAccess::number(snapshot)),
                std::move(handler), read_checkpoint);

@@ -48,12 +48,6 @@ class Client {
 
 namespace {
 
-protocol::Writer request(wire::Op op, const char* name) {
-  Connection& c = Connection::get();
-  c.check_thread(name);
-  return c.request(op);
-}
-
 // The objects a call made: their facts come back in the completion.
 std::tuple<Weights> read_weights(std::int64_t number, protocol::Reader& results) {
   const auto version = static_cast<int>(results.integer());
@@ -85,12 +79,12 @@ double Worker::ms_per_gradient() const { return client_->ms_per_gradient.at(inde
 bool Worker::failed() const { return client_->failed.at(index_); }
 
 void Worker::start_pull(Handler<Weights> handler) {
-  client::call(request(wire::pull, "Worker::pull").integer(index_), std::move(handler),
+  client::call(client::request(wire::pull, "Worker::pull").integer(index_), std::move(handler),
                read_weights);
 }
 
 void Worker::start_compute(Weights weights, int mb, Handler<Gradient> handler) {
-  client::call(request(wire::compute, "Worker::compute")
+  client::call(client::request(wire::compute, "Worker::compute")
                    .integer(index_)
                    .integer(HandleAccess::number(weights))
                    .integer(mb),
@@ -98,9 +92,10 @@ void Worker::start_compute(Weights weights, int mb, Handler<Gradient> handler) {
 }
 
 void Worker::start_push(Gradient gradient, Handler<> handler) {
-  client::call(
-      request(wire::push, "Worker::push").integer(index_).integer(HandleAccess::number(gradient)),
-      std::move(handler));
+  client::call(client::request(wire::push, "Worker::push")
+                   .integer(index_)
+                   .integer(HandleAccess::number(gradient)),
+               std::move(handler));
 }
 
 int ParameterServer::version() const { return client_->version; }
@@ -110,7 +105,7 @@ void ParameterServer::start_apply_average(std::vector<Gradient> gradients, Handl
   // worker or failed worker; among W + 1 gradients there is always an empty one or a repeated
   // worker. So the first W + 1 decide and only they go (a frame holds some 7,000 handles).
   const std::size_t sent = std::min<std::size_t>(gradients.size(), client_->workers + 1);
-  protocol::Writer call = request(wire::apply_average, "ParameterServer::apply_average");
+  protocol::Writer call = client::request(wire::apply_average, "ParameterServer::apply_average");
   call.integer(static_cast<std::int64_t>(sent));
   for (std::size_t i = 0; i < sent; ++i) call.integer(HandleAccess::number(gradients[i]));
   client::call(call, std::move(handler));

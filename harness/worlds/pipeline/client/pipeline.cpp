@@ -45,12 +45,6 @@ std::tuple<Tensor> read_tensor(std::int64_t number, protocol::Reader& results) {
   return {HandleAccess::make<Tensor>(number, rows, cols)};
 }
 
-protocol::Writer request(wire::Op op, const char* name) {
-  Connection& c = Connection::get();
-  c.check_thread(name);
-  return c.request(op);
-}
-
 }  // namespace
 
 Pipeline::Pipeline(detail::Client& client) : client_(&client) {
@@ -62,21 +56,22 @@ int Pipeline::steps() const { return client_->steps; }
 int Pipeline::stash_budget(int stage) const { return client_->stash_budgets.at(stage); }
 
 Tensor Pipeline::input(int step, int micro_batch) const {
-  const auto number =
-      client::call_now(request(wire::input, "Pipeline::input").integer(step).integer(micro_batch));
+  const auto number = client::call_now(
+      client::request(wire::input, "Pipeline::input").integer(step).integer(micro_batch));
   return HandleAccess::make<Tensor>(number, client_->rows, client_->widths.front());
 }
 
 Tensor Pipeline::loss_gradient(int step, int micro_batch, const Tensor& output) const {
-  const auto number = client::call_now(request(wire::loss_gradient, "Pipeline::loss_gradient")
-                                           .integer(step)
-                                           .integer(micro_batch)
-                                           .integer(HandleAccess::number(output)));
+  const auto number =
+      client::call_now(client::request(wire::loss_gradient, "Pipeline::loss_gradient")
+                           .integer(step)
+                           .integer(micro_batch)
+                           .integer(HandleAccess::number(output)));
   return HandleAccess::make<Tensor>(number, output.rows(), output.cols());
 }
 
 void Stage::start_forward(int mb, Tensor x, Handler<Tensor> handler) {
-  client::call(request(wire::forward, "Stage::forward")
+  client::call(client::request(wire::forward, "Stage::forward")
                    .integer(index_)
                    .integer(mb)
                    .integer(HandleAccess::number(x)),
@@ -84,7 +79,7 @@ void Stage::start_forward(int mb, Tensor x, Handler<Tensor> handler) {
 }
 
 void Stage::start_backward(int mb, Tensor grad, Handler<Tensor> handler) {
-  client::call(request(wire::backward, "Stage::backward")
+  client::call(client::request(wire::backward, "Stage::backward")
                    .integer(index_)
                    .integer(mb)
                    .integer(HandleAccess::number(grad)),
@@ -92,7 +87,7 @@ void Stage::start_backward(int mb, Tensor grad, Handler<Tensor> handler) {
 }
 
 void Stage::start_optimizer_step(Handler<> handler) {
-  client::call(request(wire::optimizer_step, "Stage::optimizer_step").integer(index_),
+  client::call(client::request(wire::optimizer_step, "Stage::optimizer_step").integer(index_),
                std::move(handler));
 }
 
