@@ -9,6 +9,7 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -18,6 +19,7 @@
 #include "../report/trace.hpp"
 #include "../result/verdict.hpp"
 #include "../worlds/common/exercise.hpp"
+#include "build.hpp"
 #include "program.hpp"
 #include "sha256.hpp"
 
@@ -28,7 +30,38 @@ namespace po = boost::program_options;
 namespace {
 
 constexpr int kUsage = 2;
+constexpr int kBuildFailed = 3;
 constexpr int kGraderError = 4;
+constexpr double kBuildSeconds = 120;  // the compile and link of one submission
+
+// A folder of this run's own under $TMPDIR, removed with everything in it at the end.
+struct Scratch {
+  std::string path;
+  Scratch() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "overlap-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path = pattern;
+  }
+  ~Scratch() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+
+// The compiler's messages as the candidate needs them: without the lines that point into the
+// kit's own main, which includes the submission.
+std::string compiler_messages(const std::string& log) {
+  std::istringstream in(log);
+  std::string out, line;
+  while (std::getline(in, line)) {
+    if (line.starts_with("In file included from ") &&
+        line.find("client/submission_main.cpp:") != std::string::npos) {
+      continue;
+    }
+    out += line + '\n';
+  }
+  return out;
+}
 
 std::string scenario_names(const worlds::Exercise& exercise) {
   std::vector<std::string> names;
@@ -106,12 +139,13 @@ int main(int argc, char** argv) {
       ("help,h", "this help")                                                              //
       ("exercise", po::value<std::string>(), "the exercise (first argument)")              //
       ("program", po::value<std::string>(), "the submission program to grade")             //
+      ("submission", po::value<std::string>(), "a train.cpp to build and grade")           //
       ("scenario", po::value<std::string>(), "grade one scenario (default: all)")          //
       ("json", po::value<std::string>(), "write the versioned JSON report to this file")   //
       ("trace", po::value<std::string>(), "write a Chrome trace (Perfetto) to this file")  //
       ("time-limit", po::value<double>()->default_value(10),
-       "real seconds a scenario may take before it fails")                                      //
-      ("submission-name", po::value<std::string>(), "the graded file, as the report names it")  //
+       "real seconds a scenario may take before it fails")                                        //
+      ("submission-name", po::value<std::string>(), "the graded file, as the report names it")    //
       ("source", po::value<std::string>(), "the graded file, for its fingerprint in the report")  //
       ("gdb", "run the submission program under gdb, one scenario, no deadline: no verdict");
   po::positional_options_description positional;
@@ -145,16 +179,37 @@ int main(int argc, char** argv) {
     fmt::print("scenarios: {}\n", scenario_names(exercise));
     return 0;
   }
-  if (!args.count("program")) {
-    fmt::print(stderr, "overlap: --program FILE is required: the submission program to grade\n");
+  if (args.count("program") == args.count("submission")) {
+    fmt::print(stderr,
+               "overlap: say what to grade: --submission FILE (a train.cpp) or --program "
+               "FILE (a submission program already built)\n");
     return kUsage;
   }
-  const std::string program = args["program"].as<std::string>();
-  if (::access(program.c_str(), X_OK) != 0) {
-    fmt::print(stderr, "overlap: {} is not an executable program\n", program);
-    return kUsage;
+  // A submission is built here, in a scratch folder of this run's own, removed at the end.
+  Scratch scratch;
+  std::string program, source;
+  if (args.count("submission")) {
+    source = args["submission"].as<std::string>();
+    if (!std::filesystem::is_regular_file(source)) {
+      fmt::print(stderr, "overlap: no such file: {}\n", source);
+      return kUsage;
+    }
+    // Before the compile starts: a cold build takes a few seconds.
+    fmt::print(stderr, "overlap: building the submission with {}\n", OVERLAP_COMPILER);
+    auto built = build_submission(exercise.name(), source, scratch.path, kBuildSeconds);
+    if (auto* failure = std::get_if<BuildFailure>(&built)) {
+      fmt::print(stderr, "{}overlap: the submission was not graded: it did not build (see above)\n",
+                 compiler_messages(failure->message));
+      return kBuildFailed;
+    }
+    program = std::get<Built>(built).program;
+  } else {
+    program = args["program"].as<std::string>();
+    if (::access(program.c_str(), X_OK) != 0) {
+      fmt::print(stderr, "overlap: {} is not an executable program\n", program);
+      return kUsage;
+    }
   }
-
   std::vector<worlds::ScenarioInfo> selected = exercise.scenarios();
   if (args.count("scenario")) {
     const std::string wanted = args["scenario"].as<std::string>();
@@ -193,11 +248,12 @@ int main(int argc, char** argv) {
   const auto started = std::chrono::steady_clock::now();
   Report report;
   report.exercise = exercise.name();
-  report.submission =
-      args.count("submission-name") ? args["submission-name"].as<std::string>() : program;
+  report.submission = args.count("submission-name") ? args["submission-name"].as<std::string>()
+                      : source.empty()              ? program
+                                                    : source;
   report.compiler = OVERLAP_COMPILER;
-  report.provenance =
-      provenance(args.count("source") ? args["source"].as<std::string>() : "", time_limit);
+  if (args.count("source")) source = args["source"].as<std::string>();
+  report.provenance = provenance(source, time_limit);
   for (const worlds::ScenarioInfo& scenario : selected) {
     ScenarioResult result;
     try {

@@ -2,8 +2,8 @@
 //   exit 0  every scenario pass or optimal
 //   exit 1  some scenario fail or slow
 //   exit 2  usage error (unknown exercise, option or scenario)
+//   exit 3  the submission did not build, or includes what it may not (--submission)
 //   exit 4  grader error: the judge itself failed (never the submission's doing)
-// Exit 3 (the submission does not build) comes from the ./overlap script, which builds it.
 #pragma once
 
 namespace overlap::grade {
