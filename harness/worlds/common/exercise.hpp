@@ -26,8 +26,6 @@ class Exercise {
   // scenarios()) and checks it. Whatever the program does, this returns: the link's deadline
   // bounds every wait. A thrown exception is the judge's own failure.
   virtual grade::ScenarioResult run(const std::string& scenario, Link& link) const = 0;
-  // The scenario's figures alone (baseline, bound, best known).
-  virtual grade::ScenarioResult facts(const std::string& scenario) const = 0;
 };
 
 // The exercise of that name (exercises/manifest.tsv), or null; and every exercise's name.

@@ -80,6 +80,8 @@ void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
   }
 }
 
+namespace {
+
 grade::ScenarioResult record_facts(const ScenarioFacts& facts) {
   grade::ScenarioResult result;
   result.name = facts.name;
@@ -91,6 +93,8 @@ grade::ScenarioResult record_facts(const ScenarioFacts& facts) {
   result.optimum_note = facts.best_known_note;
   return result;
 }
+
+}  // namespace
 
 grade::ScenarioResult record_run(const sim::Simulator& sim, const RunOutcome& outcome,
                                  const ScenarioFacts& facts) {

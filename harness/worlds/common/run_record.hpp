@@ -35,9 +35,6 @@ struct RunOutcome {
 void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
                            const std::string& outstanding);
 
-// The scenario's facts alone, as a result with no run.
-grade::ScenarioResult record_facts(const ScenarioFacts& facts);
-
 // The grader's result: the scenario's facts, then makespan, device use, memory peaks, the
 // timeline (charted whole) and the violations of the run.
 grade::ScenarioResult record_run(const sim::Simulator& sim, const RunOutcome& outcome,

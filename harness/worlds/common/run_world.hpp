@@ -26,10 +26,6 @@ class WorldExercise final : public Exercise {
     return out;
   }
 
-  grade::ScenarioResult facts(const std::string& name) const override {
-    return record_facts(W::facts(find(name)));
-  }
-
   // Build the world, serve the submission program on it, check what it left, record it all.
   // The submission gets 20 times the baseline's virtual time, and 5 million events.
   grade::ScenarioResult run(const std::string& name, Link& link) const override {
