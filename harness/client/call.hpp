@@ -11,6 +11,7 @@
 #include <overlap/handle.hpp>
 #include <overlap/handler.hpp>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "connection.hpp"
@@ -59,6 +60,24 @@ class Call final : public Pending {
   Handler<R...> handler_;
   Decode decode_;
 };
+
+// A handle of type T made by call `number`, with its facts (ints and doubles) read in order from
+// the call's completion: a `decode` for call().
+template <typename T, typename... Facts>
+std::tuple<T> read_handle(std::int64_t number, protocol::Reader& results) {
+  auto read = [&results]<typename F>(std::type_identity<F>) -> F {
+    if constexpr (std::is_floating_point_v<F>) {
+      return results.real();
+    } else {
+      return static_cast<F>(results.integer());
+    }
+  };
+  // A braced list reads the facts left to right; std::apply hands them on in that order.
+  std::tuple<Facts...> facts{read(std::type_identity<Facts>{})...};
+  return std::apply(
+      [number](Facts... f) { return std::tuple<T>(detail::HandleAccess::make<T>(number, f...)); },
+      facts);
+}
 
 // The call frame of operation `op` (named `operation` in errors), to which the caller appends
 // the arguments. Throws std::logic_error when called from a thread other than train's.

@@ -47,22 +47,6 @@ class Client {
 
 }  // namespace detail
 
-namespace {
-
-std::tuple<Gradient> read_gradient(std::int64_t number, protocol::Reader& results) {
-  const auto micro_batch = static_cast<int>(results.integer());
-  const auto step = static_cast<int>(results.integer());
-  return {HandleAccess::make<Gradient>(number, micro_batch, step)};
-}
-
-std::tuple<Checkpoint> read_checkpoint(std::int64_t number, protocol::Reader& results) {
-  const auto step = static_cast<int>(results.integer());
-  const double loss = results.real();
-  return {HandleAccess::make<Checkpoint>(number, step, loss)};
-}
-
-}  // namespace
-
 Trainer::Trainer(detail::Client& client) : client_(&client) {
   for (std::size_t w = 0; w < client.worker_ms.size(); ++w) {
     workers_.push_back(Worker(client, static_cast<int>(w)));
@@ -107,14 +91,14 @@ void Worker::start_compute(Weights weights, int mb, Handler<Gradient> handler) {
                    .integer(index_)
                    .integer(HandleAccess::number(weights))
                    .integer(mb),
-               std::move(handler), read_gradient);
+               std::move(handler), client::read_handle<Gradient, int, int>);
 }
 
 void Validator::start_validate(Snapshot snapshot, Handler<Checkpoint> handler) {
   client::call(client::request(wire::validate, "Validator::validate")
                    .integer(index_)
                    .integer(HandleAccess::number(snapshot)),
-               std::move(handler), read_checkpoint);
+               std::move(handler), client::read_handle<Checkpoint, int, double>);
 }
 
 }  // namespace overlap::grad_accum

@@ -46,24 +46,6 @@ class Client {
 
 }  // namespace detail
 
-namespace {
-
-// The objects a call made: their facts come back in the completion.
-std::tuple<Weights> read_weights(std::int64_t number, protocol::Reader& results) {
-  const auto version = static_cast<int>(results.integer());
-  const auto worker = static_cast<int>(results.integer());
-  return {HandleAccess::make<Weights>(number, version, worker)};
-}
-
-std::tuple<Gradient> read_gradient(std::int64_t number, protocol::Reader& results) {
-  const auto mini_batch = static_cast<int>(results.integer());
-  const auto version = static_cast<int>(results.integer());
-  const auto worker = static_cast<int>(results.integer());
-  return {HandleAccess::make<Gradient>(number, mini_batch, version, worker)};
-}
-
-}  // namespace
-
 Cluster::Cluster(detail::Client& client) : client_(&client), server_(client) {
   for (int w = 0; w < client.workers; ++w) workers_.push_back(Worker(client, w));
 }
@@ -80,7 +62,7 @@ bool Worker::failed() const { return client_->failed.at(index_); }
 
 void Worker::start_pull(Handler<Weights> handler) {
   client::call(client::request(wire::pull, "Worker::pull").integer(index_), std::move(handler),
-               read_weights);
+               client::read_handle<Weights, int, int>);
 }
 
 void Worker::start_compute(Weights weights, int mb, Handler<Gradient> handler) {
@@ -88,7 +70,7 @@ void Worker::start_compute(Weights weights, int mb, Handler<Gradient> handler) {
                    .integer(index_)
                    .integer(HandleAccess::number(weights))
                    .integer(mb),
-               std::move(handler), read_gradient);
+               std::move(handler), client::read_handle<Gradient, int, int, int>);
 }
 
 void Worker::start_push(Gradient gradient, Handler<> handler) {

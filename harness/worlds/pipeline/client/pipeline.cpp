@@ -27,8 +27,6 @@ class Client {
     pipeline.reset(new Pipeline(*this));
   }
 
-  static Stage stage(Client& client, int index) { return Stage(client, index); }
-
   const int stages, micro_batches, steps, rows;
   std::vector<int> stash_budgets, widths;
   std::unique_ptr<Pipeline> pipeline;
@@ -36,19 +34,8 @@ class Client {
 
 }  // namespace detail
 
-namespace {
-
-// A tensor a call made: its shape comes back in the completion.
-std::tuple<Tensor> read_tensor(std::int64_t number, protocol::Reader& results) {
-  const auto rows = static_cast<int>(results.integer());
-  const auto cols = static_cast<int>(results.integer());
-  return {HandleAccess::make<Tensor>(number, rows, cols)};
-}
-
-}  // namespace
-
 Pipeline::Pipeline(detail::Client& client) : client_(&client) {
-  for (int s = 0; s < client.stages; ++s) stages_.push_back(detail::Client::stage(client, s));
+  for (int s = 0; s < client.stages; ++s) stages_.push_back(Stage(client, s));
 }
 
 int Pipeline::micro_batches() const { return client_->micro_batches; }
@@ -75,7 +62,7 @@ void Stage::start_forward(int mb, Tensor x, Handler<Tensor> handler) {
                    .integer(index_)
                    .integer(mb)
                    .integer(HandleAccess::number(x)),
-               std::move(handler), read_tensor);
+               std::move(handler), client::read_handle<Tensor, int, int>);
 }
 
 void Stage::start_backward(int mb, Tensor grad, Handler<Tensor> handler) {
@@ -83,7 +70,7 @@ void Stage::start_backward(int mb, Tensor grad, Handler<Tensor> handler) {
                    .integer(index_)
                    .integer(mb)
                    .integer(HandleAccess::number(grad)),
-               std::move(handler), read_tensor);
+               std::move(handler), client::read_handle<Tensor, int, int>);
 }
 
 void Stage::start_optimizer_step(Handler<> handler) {
