@@ -13,6 +13,15 @@ namespace {
 using protocol::Frame;
 using protocol::ProtocolError;
 
+// Every call may leave an object in the judge's memory (a tensor, a gradient): a run gets this
+// many, hundreds of times what an honest one makes, so a flood cannot exhaust the judge.
+constexpr std::int64_t kMaxCalls = 1'000'000;
+
+// The program went past a limit of the run, not against the protocol.
+struct OverLimit {
+  std::string message;
+};
+
 class Run {
  public:
   Run(sim::Simulator& sim, Link& link, Remote& remote, const LockStep& world)
@@ -39,6 +48,9 @@ class Run {
         }
         if (!send_batch()) return outcome_;
       }
+    } catch (const OverLimit& e) {
+      outcome_.failure = {{"time-limit", e.message}};
+      return outcome_;
     } catch (const ProtocolError& e) {
       outcome_.failure = {{"protocol", fmt::format("the submission program broke the "
                                                    "protocol: {}",
@@ -77,6 +89,12 @@ class Run {
       protocol::Reader frame(body);
       switch (static_cast<Frame>(frame.type())) {
         case Frame::call: {
+          if (calls_ == kMaxCalls) {
+            throw OverLimit{
+                fmt::format("more than {} calls in one run: a loop that keeps calling "
+                            "without waiting on the cluster?",
+                            kMaxCalls)};
+          }
           Call call{++calls_,
                     static_cast<std::uint16_t>(frame.integer(0, 0xffff, "operation code")), frame};
           world_.serve(call);
