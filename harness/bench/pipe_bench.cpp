@@ -32,6 +32,7 @@ double microseconds_per_round(int rounds, bool pinned) {
   const pid_t child = ::fork();
   if (child == 0) {  // echoes every frame back
     if (pinned) pin_to_cpu0();
+    ::close(down[1]), ::close(up[0]);  // so that the parent's close ends the loop
     FrameReader in(down[0], std::size_t(1) << 40);
     FrameWriter out(up[1]);
     std::string body;
@@ -42,6 +43,7 @@ double microseconds_per_round(int rounds, bool pinned) {
     ::_exit(0);
   }
   if (pinned) pin_to_cpu0();
+  ::close(down[0]), ::close(up[1]);
   FrameWriter out(down[1]);
   FrameReader in(up[0], std::size_t(1) << 40);
   std::string body;
@@ -53,7 +55,7 @@ double microseconds_per_round(int rounds, bool pinned) {
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   ::close(down[1]);
   ::waitpid(child, nullptr, 0);
-  ::close(down[0]), ::close(up[0]), ::close(up[1]);
+  ::close(up[0]);
   cpu_set_t all;
   CPU_ZERO(&all);
   for (int c = 0; c < CPU_SETSIZE; ++c) CPU_SET(c, &all);

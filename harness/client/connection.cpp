@@ -92,12 +92,14 @@ protocol::Writer Connection::request(std::uint16_t op) {
 std::int64_t Connection::send(const protocol::Writer& call, std::unique_ptr<Pending> pending) {
   const std::int64_t number = ++calls_;
   out_.append(call.frame());
-  if (pending) pending_.emplace(number, std::move(pending));
+  pending_.push_back(std::move(pending));
   return number;
 }
 
 void Connection::cancel(std::int64_t number) {
-  if (pending_.contains(number)) out_.append(frame(Frame::cancel).integer(number).frame());
+  if (number >= 1 && number <= calls_ && pending_[number - 1]) {
+    out_.append(frame(Frame::cancel).integer(number).frame());
+  }
 }
 
 void Connection::actor_done(int actor, std::exception_ptr error) {
@@ -149,10 +151,10 @@ void Connection::receive_batch() {
           if (!found) fail("a completion with an unknown error category " + category);
           ec.assign(value, *found);
         }
-        auto it = pending_.find(number);
-        if (it == pending_.end()) fail("a completion of a call not in flight");
-        std::unique_ptr<Pending> call = std::move(it->second);
-        pending_.erase(it);
+        if (number < 1 || number > calls_ || !pending_[number - 1]) {
+          fail("a completion of a call not in flight");
+        }
+        std::unique_ptr<Pending> call = std::move(pending_[number - 1]);
         call->complete(ec, frame);
         break;
       }

@@ -8,9 +8,9 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/system/error_code.hpp>
 #include <cstdint>
+#include <deque>
 #include <exception>
 #include <functional>
-#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -82,7 +82,9 @@ class Connection {
   std::unique_ptr<protocol::Reader> hello_;
   std::string out_;
   std::int64_t calls_ = 0;
-  std::map<std::int64_t, std::unique_ptr<Pending>> pending_;
+  // Call n's completion at n - 1 (null once completed, or for a call done at once): no search
+  // and no allocation beyond the Pending per call.
+  std::deque<std::unique_ptr<Pending>> pending_;
   std::function<void(protocol::Reader&)> on_state_;
   std::vector<const boost::system::error_category*> categories_;
   std::thread::id owner_;

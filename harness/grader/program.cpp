@@ -42,7 +42,8 @@ Program::Program(const std::string& path, double real_seconds, Mode mode)
       deadline_(mode == Mode::debugged ? protocol::Clock::time_point::max()
                                        : protocol::Clock::now() +
                                              std::chrono::duration_cast<protocol::Clock::duration>(
-                                                 std::chrono::duration<double>(real_seconds))) {
+                                                 std::chrono::duration<double>(real_seconds))),
+      alarm_(deadline_) {
   int to[2], from[2];
   make_pipe(to);
   make_pipe(from);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "../protocol/alarm.hpp"
 #include "../protocol/pipe.hpp"
 #include "../worlds/common/link.hpp"
 
@@ -33,6 +34,7 @@ class Program final : public worlds::Link {
 
   double real_seconds_;
   protocol::Clock::time_point deadline_;
+  protocol::Alarm alarm_;  // ends the blocking reads and writes at the deadline
   pid_t pid_ = -1;
   bool debugged_ = false;
   bool reaped_ = false;

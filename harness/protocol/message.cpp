@@ -17,6 +17,7 @@ constexpr char kText = 's';
 }  // namespace
 
 Writer::Writer(std::uint16_t type) {
+  bytes_.reserve(64);  // a call or a completion: one allocation, not a string's growth steps
   bytes_.resize(kHeaderBytes);
   put(&type, sizeof type);
 }

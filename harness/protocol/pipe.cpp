@@ -1,6 +1,5 @@
 #include "pipe.hpp"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
 
@@ -12,14 +11,7 @@ namespace overlap::protocol {
 
 namespace {
 
-void make_non_blocking(int fd) {
-  const int flags = ::fcntl(fd, F_GETFL);
-  if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-    throw std::system_error(errno, std::generic_category(), "fcntl");
-  }
-}
-
-// Waits until `fd` is ready for `events` or the deadline passes; false at the deadline.
+// A non-blocking descriptor's wait: until `fd` is ready for `events`, false at the deadline.
 bool wait(int fd, short events, Clock::time_point deadline) {
   for (;;) {
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
@@ -34,9 +26,7 @@ bool wait(int fd, short events, Clock::time_point deadline) {
 }  // namespace
 
 FrameReader::FrameReader(int fd, std::size_t max_total_bytes)
-    : fd_(fd), max_total_(max_total_bytes) {
-  make_non_blocking(fd);
-}
+    : fd_(fd), max_total_(max_total_bytes) {}
 
 bool FrameReader::frame_ready(std::string& body) {
   const std::size_t available = buffer_.size() - start_;
@@ -73,11 +63,13 @@ Io FrameReader::next(Clock::time_point deadline, std::string& body) {
       if (!wait(fd_, POLLIN, deadline)) return Io::timeout;
     } else if (errno != EINTR) {
       throw std::system_error(errno, std::generic_category(), "read");
+    } else if (Clock::now() >= deadline) {
+      return Io::timeout;
     }
   }
 }
 
-FrameWriter::FrameWriter(int fd) : fd_(fd) { make_non_blocking(fd); }
+FrameWriter::FrameWriter(int fd) : fd_(fd) {}
 
 Io FrameWriter::write(std::string_view bytes, Clock::time_point deadline) {
   while (!bytes.empty()) {
@@ -90,6 +82,8 @@ Io FrameWriter::write(std::string_view bytes, Clock::time_point deadline) {
       if (!wait(fd_, POLLOUT, deadline)) return Io::timeout;
     } else if (n < 0 && errno != EINTR) {
       throw std::system_error(errno, std::generic_category(), "write");
+    } else if (Clock::now() >= deadline) {  // interrupted
+      return Io::timeout;
     }
   }
   return Io::done;

@@ -16,7 +16,12 @@ using Clock = std::chrono::steady_clock;
 
 enum class Io { done, timeout, closed };
 
-// Reads frames from `fd` (made non-blocking). At most `max_total_bytes` over its lifetime.
+// Both ends leave the descriptor's mode as it is. On a blocking descriptor (the fast path: one
+// system call per read or write) a wait ends at its deadline only when a signal interrupts it
+// after the deadline: the judge holds an Alarm (alarm.hpp) for that; the client waits forever.
+// A non-blocking descriptor is polled until the deadline.
+
+// Reads frames from `fd`. At most `max_total_bytes` over its lifetime.
 class FrameReader {
  public:
   FrameReader(int fd, std::size_t max_total_bytes);
@@ -38,7 +43,7 @@ class FrameReader {
   std::size_t start_ = 0;  // where the unread part of buffer_ begins
 };
 
-// Writes frames to `fd` (made non-blocking).
+// Writes frames to `fd`.
 class FrameWriter {
  public:
   explicit FrameWriter(int fd);

@@ -1,6 +1,7 @@
 // The judge/submission protocol's frames and pipes: round trips, every way a message can be
 // malformed, caps, deadlines on both ends, a reader or writer that goes away, and signals that
 // interrupt the I/O.
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -9,6 +10,7 @@
 #include <boost/test/unit_test.hpp>
 #include <string>
 
+#include "../../protocol/alarm.hpp"
 #include "../../protocol/pipe.hpp"
 
 using namespace overlap::protocol;
@@ -119,21 +121,35 @@ BOOST_AUTO_TEST_CASE(a_stream_that_ends_inside_a_message_is_an_error_not_an_end)
   BOOST_CHECK_THROW(in.next(soon(), body), ProtocolError);
 }
 
-BOOST_AUTO_TEST_CASE(every_wait_ends_at_its_deadline) {
+BOOST_AUTO_TEST_CASE(every_blocking_wait_ends_at_the_alarms_deadline) {
   Pipe pipe;
   FrameReader in(pipe.read_end(), 1 << 20);
   std::string body;
-  auto started = Clock::now();
-  BOOST_TEST((in.next(started + 50ms, body) == Io::timeout));  // a writer that says nothing
-  BOOST_TEST((Clock::now() - started) >= 50ms);
+  auto deadline = Clock::now() + 50ms;
+  {
+    const Alarm alarm(deadline);
+    BOOST_TEST((in.next(deadline, body) == Io::timeout));  // a writer that says nothing
+    BOOST_TEST((Clock::now() >= deadline));
+  }
   // A reader that never reads: the pipe fills, and the writer gives up at the deadline.
   FrameWriter out(pipe.write_end());
-  started = Clock::now();
+  deadline = Clock::now() + 50ms;
+  const Alarm alarm(deadline);
   Io io = Io::done;
   for (int i = 0; i < 100 && io == Io::done; ++i) {
-    io = out.write(Writer(1).text(std::string(60000, 'x')).frame(), started + 50ms);
+    io = out.write(Writer(1).text(std::string(60000, 'x')).frame(), deadline);
   }
   BOOST_TEST((io == Io::timeout));
+}
+
+BOOST_AUTO_TEST_CASE(a_non_blocking_wait_ends_at_its_deadline_without_an_alarm) {
+  Pipe pipe;
+  BOOST_REQUIRE(::fcntl(pipe.read_end(), F_SETFL, O_NONBLOCK) == 0);
+  FrameReader in(pipe.read_end(), 1 << 20);
+  std::string body;
+  const auto deadline = Clock::now() + 50ms;
+  BOOST_TEST((in.next(deadline, body) == Io::timeout));
+  BOOST_TEST((Clock::now() >= deadline));
 }
 
 BOOST_AUTO_TEST_CASE(a_reader_that_is_gone_is_reported_not_a_signal) {

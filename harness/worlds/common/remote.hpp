@@ -7,6 +7,7 @@
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <map>
 #include <optional>
@@ -87,15 +88,14 @@ class Remote {
   // error and, on success, `encode(writer, results...)`. Cancellable through cancel(number).
   template <typename... R, typename Encode>
   Handler<R...> reply(std::int64_t number, Encode encode) {
-    auto& signal = signals_[number];
     return boost::asio::bind_cancellation_slot(
-        signal.slot(), [this, number, encode = std::move(encode)](boost::system::error_code ec,
-                                                                  R... results) mutable {
+        signal(number).slot(), [this, number, encode = std::move(encode)](
+                                   boost::system::error_code ec, R... results) mutable {
           protocol::Writer w(static_cast<std::uint16_t>(protocol::Frame::completion));
           w.integer(number).text(ec ? ec.category().name() : "").integer(ec.value());
           if (!ec) encode(w, std::move(results)...);
           batch_.append(w.frame());
-          signals_.erase(number);
+          signals_[number - 1].slot().clear();  // a late cancel reaches nothing
         });
   }
   Handler<> reply(std::int64_t number) {
@@ -105,8 +105,8 @@ class Remote {
   // The submission cancelled call `number`: the operation ends now if it is still running and
   // supports cancellation; otherwise nothing happens (as with any Asio operation).
   void cancel(std::int64_t number) {
-    if (auto it = signals_.find(number); it != signals_.end()) {
-      it->second.emit(boost::asio::cancellation_type::all);
+    if (number <= static_cast<std::int64_t>(signals_.size())) {
+      signals_[number - 1].emit(boost::asio::cancellation_type::all);
     }
   }
 
@@ -114,7 +114,14 @@ class Remote {
   std::string take_batch() { return std::exchange(batch_, {}); }
 
  private:
-  std::map<std::int64_t, boost::asio::cancellation_signal> signals_;
+  boost::asio::cancellation_signal& signal(std::int64_t number) {
+    if (number > static_cast<std::int64_t>(signals_.size())) signals_.resize(number);
+    return signals_[number - 1];
+  }
+
+  // Call n's signal at n - 1, never erased: 8 bytes a call (the calls of a run are capped), and
+  // no search or allocation per call.
+  std::deque<boost::asio::cancellation_signal> signals_;
   std::string batch_;
 };
 
