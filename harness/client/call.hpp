@@ -80,7 +80,7 @@ std::tuple<T> read_handle(std::int64_t number, protocol::Reader& results) {
 }
 
 // The call frame of operation `op` (named `operation` in errors), to which the caller appends
-// the arguments. Throws std::logic_error when called from a thread other than train's.
+// the arguments. Throws system_error(errc::misuse) when called from a thread other than train's.
 inline protocol::Writer request(std::uint16_t op, const char* operation) {
   Connection& c = Connection::get();
   c.check_thread(operation);

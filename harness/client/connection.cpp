@@ -10,6 +10,8 @@
 #include <overlap/error.hpp>
 #include <stdexcept>
 
+#include "threads.hpp"
+
 namespace overlap::client {
 
 namespace {
@@ -75,12 +77,19 @@ void Connection::add_category(const boost::system::error_category& category) {
   categories_.push_back(&category);
 }
 
-void Connection::check_thread(const char* operation) const {
-  if (std::this_thread::get_id() != owner_) {
-    throw std::logic_error(std::string(operation) +
-                           " was called from another thread: only the thread that runs train() "
-                           "may call the cluster");
+void Connection::check_thread(const char* operation) {
+  if (std::this_thread::get_id() == owner_) return;
+  // Told to the judge at once, from this thread, between whole batches (the lock): the owner
+  // may be blocked (joining this thread) and never flush again, and this thread may die of the
+  // exception. The first such call is enough for the verdict.
+  if (!foreign_call_told_.exchange(true)) {
+    const std::lock_guard lock(write_mutex_);
+    to_judge_.write(frame(Frame::foreign_call).text(operation).frame(), kForever);
   }
+  throw boost::system::system_error(make_error_code(errc::misuse),
+                                    std::string(operation) +
+                                        " was called from another thread: only the thread that "
+                                        "runs train() may call the cluster");
 }
 
 protocol::Writer Connection::request(std::uint16_t op) {
@@ -128,6 +137,7 @@ void Connection::run_ready() {
 
 void Connection::flush() {
   out_.append(frame(Frame::idle).frame());
+  const std::lock_guard lock(write_mutex_);
   if (to_judge_.write(out_, kForever) != protocol::Io::done) leave();
   out_.clear();
 }
@@ -162,6 +172,11 @@ void Connection::receive_batch() {
         if (on_state_) on_state_(frame);
         break;
       case Frame::go:
+        return;
+      case Frame::settle:
+        // Before the judge calls the run deadlocked: a thread of the submission's own may still
+        // post work to the context or call the cluster (a misuse the judge must hear of).
+        wait_until_other_threads_block();
         return;
       case Frame::end:
         leave();

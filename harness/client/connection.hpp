@@ -4,6 +4,7 @@
 // completion arrives, never before, so what the submission sees is what the judge decided.
 #pragma once
 
+#include <atomic>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/system/error_code.hpp>
@@ -12,6 +13,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -62,8 +64,9 @@ class Connection {
   // Runs the lock-step loop until the judge ends the run. Does not return.
   [[noreturn]] void serve();
 
-  // Throws unless called from the thread that runs the submission.
-  void check_thread(const char* operation) const;
+  // Throws system_error(errc::misuse) unless called from the thread that runs the submission;
+  // the judge hears of the first such call (a `misuse` in the report).
+  void check_thread(const char* operation);
 
  private:
   Connection();
@@ -88,6 +91,8 @@ class Connection {
   std::function<void(protocol::Reader&)> on_state_;
   std::vector<const boost::system::error_category*> categories_;
   std::thread::id owner_;
+  std::mutex write_mutex_;  // the owner's batches and a foreign thread's one frame
+  std::atomic<bool> foreign_call_told_{false};
 };
 
 // What an exception says, for the report: a system_error with its prefix, others their what().

@@ -21,12 +21,14 @@ enum class Frame : std::uint16_t {
   state = 3,       // the exercise's values the submission reads for free (a step, failed workers)
   go = 4,          // the batch is complete: post its completions, run handlers
   end = 5,         // the run is over: exit
+  settle = 6,      // nothing can happen: answer once the submission's other threads are blocked
   // client -> judge
-  call = 16,      // operation code, then its arguments
-  cancel = 17,    // call number: the submission cancelled that operation
-  returned = 18,  // actor index: train returned
-  threw = 19,     // actor index (-1: a completion handler), the exception's text
-  idle = 20,      // the batch is complete: nothing more is ready to run
+  call = 16,          // operation code, then its arguments
+  cancel = 17,        // call number: the submission cancelled that operation
+  returned = 18,      // actor index: train returned
+  threw = 19,         // actor index (-1: a completion handler), the exception's text
+  idle = 20,          // the batch is complete: nothing more is ready to run
+  foreign_call = 21,  // an operation's name: called from a thread other than train's (refused)
 };
 
 }  // namespace overlap::protocol

@@ -2,7 +2,8 @@
 // detail::Blocking{...})`: the calling actor (a synchronous train, or a body of a fork-join
 // helper) waits for the completion while the other actors run, and an error is thrown as
 // boost::system::system_error. Calling one from a coroutine or a completion handler, where
-// nothing may block, is a std::logic_error that names the call.
+// nothing may block, is a std::logic_error that names the call. Any call from a thread other
+// than the one that runs train throws system_error(errc::misuse), and the report shows it.
 #pragma once
 
 #include <boost/asio/any_completion_handler.hpp>

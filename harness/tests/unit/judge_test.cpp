@@ -159,4 +159,29 @@ BOOST_AUTO_TEST_CASE(what_the_program_says_of_itself_only_makes_the_verdict_wors
   BOOST_TEST(std::count(kinds.begin(), kinds.end(), "protocol") == 0);
 }
 
+BOOST_AUTO_TEST_CASE(a_call_from_a_foreign_thread_is_one_misuse_and_names_the_operation) {
+  const std::string foreign = bytes(frame(Frame::foreign_call).text("Stage::forward"));
+  std::string message;
+  const auto kinds = kinds_after({{foreign, foreign, idle()}}, &message);
+  BOOST_TEST(kinds.front() == "misuse");
+  BOOST_TEST(std::count(kinds.begin(), kinds.end(), "misuse") == 1);  // told twice, counted once
+  BOOST_TEST(message.starts_with("Stage::forward was called from a thread other than"));
+  // The name is shown in the report: only an operation's name is taken.
+  BOOST_TEST(kinds_after({{bytes(frame(Frame::foreign_call).text("\x1b[2J forged")), idle()}}) ==
+                 kProtocol,
+             boost::test_tools::per_element());
+  BOOST_TEST(kinds_after({{bytes(frame(Frame::foreign_call).integer(3)), idle()}}) == kProtocol,
+             boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(before_a_deadlock_the_client_is_asked_once_to_settle) {
+  // Idle with nothing running: the judge asks again (the program's own threads may still call),
+  // and only a second idle with nothing new in between is a deadlock.
+  const auto twice = kinds_after({{idle()}, {idle()}});
+  BOOST_TEST(std::count(twice.begin(), twice.end(), "deadlock") == 1);
+  BOOST_TEST(std::count(twice.begin(), twice.end(), "crash") == 0);
+  BOOST_TEST(kinds_after({{idle()}}) == std::vector<std::string>{"crash"},
+             boost::test_tools::per_element());  // it asked, and the program was gone
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+#include <utility>
 #include <vector>
 
 #include "../../protocol/frames.hpp"
@@ -39,14 +42,27 @@ class Run {
           outcome_.returned = true;
           return end();
         }
-        while (!remote_.has_batch()) {
+        bool settle = false;
+        while (!remote_.has_batch() && !settle) {
           if (auto stop = sim_.advance()) {
+            // Nothing can happen, as far as the client said: unless it has said nothing since
+            // the last time, ask it to answer once its own threads are quiet, so that a call
+            // from one of them is never lost to a race with the verdict.
+            settle = *stop == sim::RunEnd::deadlock && requests_ != requests_at_settle_;
+            if (settle) break;
             outcome_.end = *stop;
             return end();
           }
           sim_.run_ready();
         }
-        if (!send_batch()) return outcome_;
+        if (settle) {
+          requests_at_settle_ = requests_;
+          if (!send(protocol::Writer(static_cast<std::uint16_t>(Frame::settle)).frame())) {
+            return outcome_;
+          }
+        } else if (!send_batch()) {
+          return outcome_;
+        }
       }
     } catch (const OverLimit& e) {
       outcome_.failure = {{"time-limit", e.message}};
@@ -87,6 +103,7 @@ class Run {
     for (;;) {
       if (!ok(link_.receive(body))) return false;
       protocol::Reader frame(body);
+      if (frame.type() != static_cast<std::uint16_t>(Frame::idle)) ++requests_;
       switch (static_cast<Frame>(frame.type())) {
         case Frame::call: {
           if (calls_ == kMaxCalls) {
@@ -116,6 +133,9 @@ class Run {
           if (!outcome_.thrown) outcome_.thrown = Thrown{actor, std::move(what)};
           break;
         }
+        case Frame::foreign_call:
+          foreign_call(frame.text());
+          break;
         case Frame::idle:
           frame.end();
           return true;
@@ -126,6 +146,24 @@ class Run {
     }
   }
 
+  // The submission called the cluster from a thread of its own (the client refused the call).
+  void foreign_call(const std::string& operation) {
+    const bool a_name =
+        !operation.empty() && operation.size() <= 64 &&
+        std::all_of(operation.begin(), operation.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':';
+        });
+    if (!a_name) throw ProtocolError("a foreign call frame without an operation's name");
+    if (std::exchange(foreign_call_seen_, true)) return;
+    sim_.violations().add(
+        "misuse",
+        fmt::format("{} was called from a thread other than the one that runs train(): only "
+                    "that thread may call the cluster (a std::thread, or a coroutine or handler "
+                    "moved to another executor?)",
+                    operation),
+        sim_.now());
+  }
+
   sim::Simulator& sim_;
   Link& link_;
   Remote& remote_;
@@ -134,6 +172,9 @@ class Run {
   std::int64_t calls_ = 0;
   std::vector<bool> returned_;
   int returned_count_ = 0;
+  bool foreign_call_seen_ = false;
+  std::int64_t requests_ = 0;             // frames the client sent, idle aside
+  std::int64_t requests_at_settle_ = -1;  // requests_ when the judge last asked it to settle
 };
 
 }  // namespace
