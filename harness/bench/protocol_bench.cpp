@@ -1,7 +1,8 @@
 // The simulator benchmark's shape (4 devices, a 1 ms operation on each per instant) through the
-// judge/submission protocol: a judge here, its client a program of its own
-// (protocol_bench_client.cpp), in lock-step over pipes. Prints simulated operations per second
-// of real time, with both processes free to run anywhere and with both pinned to one CPU.
+// judge/submission protocol: a judge here, its client a submission of its own
+// (protocol_bench_client.cpp, run by a launcher, sandbox included), in lock-step over pipes. Prints
+// simulated operations per second of real time, with both processes free to run anywhere and with
+// both pinned to one CPU.
 //   build/harness/overlap-protocol-bench [operations]
 #include <fmt/format.h>
 #include <sched.h>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "../core/operation.hpp"
+#include "../grader/build.hpp"
 #include "../grader/program.hpp"
 #include "../protocol/frames.hpp"
 #include "../worlds/common/lock_step.hpp"
@@ -33,7 +35,7 @@ double run(const std::string& client, long operations) {
   protocol::Writer hello(static_cast<std::uint16_t>(protocol::Frame::hello));
   hello.integer(protocol::kVersion).text("bench").integer(operations / kDevices);
   const auto start = std::chrono::steady_clock::now();
-  grade::Program link(client, 600);
+  grade::Program link(grade::launcher_of("pipeline"), client, 600);
   const worlds::RunOutcome outcome = worlds::lock_step(
       sim, link, remote, hello,
       {kDevices,
@@ -57,7 +59,8 @@ int main(int argc, char** argv) {
   ::signal(SIGPIPE, SIG_IGN);
   const long operations = (argc > 1 ? std::atol(argv[1]) : 400'000) / kDevices * kDevices;
   const std::string self = argv[0];
-  const std::string client = self.substr(0, self.rfind('/') + 1) + "overlap-protocol-bench-client";
+  const std::string client =
+      self.substr(0, self.rfind('/') + 1) + "liboverlap-protocol-bench-client.so";
   fmt::print("{} operations on {} devices, {} per round trip\n", operations, kDevices, kDevices);
   fmt::print("  unpinned:            {:.0f} operations per second\n", run(client, operations));
   cpu_set_t one;

@@ -25,7 +25,7 @@ asio::awaitable<void> device_loop(int device, long operations) {
 
 }  // namespace
 
-int main() {
+extern "C" [[gnu::visibility("default")]] void overlap_submission_start() {
   Connection& c = Connection::get();
   const long per_device = static_cast<long>(c.hello().integer());
   for (int d = 0; d < 4; ++d) {

@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 
 struct Recipe {
   std::vector<std::string> compile, link;
-  std::map<std::string, std::string> client, header;  // by exercise
+  std::map<std::string, std::string> launcher, header;  // by exercise
 };
 
 Recipe load_recipe() {
@@ -40,7 +40,8 @@ Recipe load_recipe() {
       r.link.push_back(line);
     } else {
       const auto space = line.find(' ');
-      (section == "[client]" ? r.client : r.header)[line.substr(0, space)] = line.substr(space + 1);
+      (section == "[launcher]" ? r.launcher : r.header)[line.substr(0, space)] =
+          line.substr(space + 1);
     }
   }
   return r;
@@ -143,19 +144,28 @@ std::string refused_dependency(const std::vector<std::string>& files, const fs::
 
 }  // namespace
 
+std::string launcher_of(const std::string& exercise) {
+  const Recipe recipe = load_recipe();
+  if (!recipe.launcher.contains(exercise)) {
+    throw std::runtime_error("the build recipe has no launcher for " + exercise);
+  }
+  return recipe.launcher.at(exercise);
+}
+
 std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
                                                    const std::string& source,
                                                    const std::string& scratch,
                                                    double real_seconds) {
   const Recipe recipe = load_recipe();
-  if (!recipe.client.contains(exercise) || !recipe.header.contains(exercise)) {
+  if (!recipe.header.contains(exercise)) {
     throw std::runtime_error("the build recipe has no exercise " + exercise);
   }
   const fs::path file = fs::absolute(source).lexically_normal();
-  const std::map<std::string, std::string> values = {
-      {"{header}", recipe.header.at(exercise)}, {"{source}", file.string()},
-      {"{object}", scratch + "/train.o"},       {"{depfile}", scratch + "/train.d"},
-      {"{program}", scratch + "/train"},        {"{client}", recipe.client.at(exercise)}};
+  const std::map<std::string, std::string> values = {{"{header}", recipe.header.at(exercise)},
+                                                     {"{source}", file.string()},
+                                                     {"{object}", scratch + "/train.o"},
+                                                     {"{depfile}", scratch + "/train.d"},
+                                                     {"{program}", scratch + "/train.so"}};
   std::vector<std::string> compile, link;
   for (const auto& a : recipe.compile) compile.push_back(fill(a, values));
   for (const auto& a : recipe.link) link.push_back(fill(a, values));

@@ -55,7 +55,7 @@ std::string compiler_messages(const std::string& log) {
   std::string out, line;
   while (std::getline(in, line)) {
     if (line.starts_with("In file included from ") &&
-        line.find("client/submission_main.cpp:") != std::string::npos) {
+        line.find("client/submission_entry.cpp:") != std::string::npos) {
       continue;
     }
     out += line + '\n';
@@ -110,8 +110,10 @@ Provenance provenance(const std::string& source, double time_limit) {
 ScenarioResult run(const worlds::Exercise& exercise, const std::string& scenario,
                    const std::string& program, double time_limit,
                    Program::Mode mode = Program::Mode::graded) {
-  Program link(program, time_limit, mode);
-  return exercise.run(scenario, link);
+  Program link(launcher_of(exercise.name()), program, time_limit, mode);
+  ScenarioResult result = exercise.run(scenario, link);
+  result.output = link.output();
+  return result;
 }
 
 // A debug run: the scenario under gdb, what the judge saw, and no verdict.

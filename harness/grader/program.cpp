@@ -12,6 +12,9 @@
 #include <system_error>
 #include <thread>
 
+#include "../sandbox/filter.hpp"
+#include "../sandbox/refusal.hpp"
+
 namespace overlap::grade {
 
 namespace {
@@ -37,46 +40,65 @@ void make_pipe(int fds[2]) {
 
 }  // namespace
 
-Program::Program(const std::string& path, double real_seconds, Mode mode)
+Program::Program(const std::string& launcher, const std::string& submission, double real_seconds,
+                 Mode mode)
     : real_seconds_(real_seconds),
       deadline_(mode == Mode::debugged ? protocol::Clock::time_point::max()
                                        : protocol::Clock::now() +
                                              std::chrono::duration_cast<protocol::Clock::duration>(
                                                  std::chrono::duration<double>(real_seconds))),
       alarm_(deadline_) {
-  int to[2], from[2];
+  int to[2], from[2], refused[2];
   make_pipe(to);
   make_pipe(from);
+  make_pipe(refused);
+  // Past the limit the judge has killed it already; the CPU limit is for a judge that is gone.
+  const std::string cpu_seconds = std::to_string(static_cast<long>(real_seconds) + 2);
+  const std::string mode_name = mode == Mode::graded ? "graded" : "debugged";
   pid_ = ::fork();
   if (pid_ < 0) throw std::system_error(errno, std::generic_category(), "fork");
   if (pid_ == 0) {
-    // The child: its own process group (a debugger keeps the terminal's), the pipes where the
-    // client expects them, nothing else of the judge's open (the pipes were made close-on-exec;
-    // dup2 clears that on the copies).
-    if (mode == Mode::graded) ::setpgid(0, 0);
-    // Out of the way first: a pipe may already sit on 3 or 4, and dup2 onto itself would keep
+    // The child: a session and group of its own (a debugger keeps the terminal's), the pipes
+    // where the client and the launcher expect them, nothing else of the judge's open (every
+    // pipe was made close-on-exec; dup2 clears that on the copies).
+    if (mode == Mode::graded) ::setsid();
+    // Out of the way first: a pipe may already sit on 1 to 5, and dup2 onto itself would keep
     // close-on-exec.
     const int in = ::fcntl(to[0], F_DUPFD_CLOEXEC, 10);
     const int out = ::fcntl(from[1], F_DUPFD_CLOEXEC, 10);
-    if (in < 0 || out < 0 || ::dup2(in, 3) < 0 || ::dup2(out, 4) < 0) ::_exit(126);
+    const int report = ::fcntl(refused[1], F_DUPFD_CLOEXEC, 10);
+    const int printed = ::fcntl(output_.write_end(), F_DUPFD_CLOEXEC, 10);
+    if (in < 0 || out < 0 || report < 0 || printed < 0 || ::dup2(in, 3) < 0 || ::dup2(out, 4) < 0 ||
+        ::dup2(report, sandbox::kRefusalFd) < 0) {
+      ::_exit(126);
+    }
     if (mode == Mode::debugged) {
-      const char* argv[] = {"gdb", "-q", "--args", path.c_str(), nullptr};
+      const char* argv[] = {"gdb",      "-q", "--args", launcher.c_str(), submission.c_str(),
+                            "debugged", "0",  nullptr};
       ::execvp("gdb", const_cast<char* const*>(argv));
       ::_exit(127);
     }
     const int null = ::open("/dev/null", O_RDONLY);
-    if (null >= 0) ::dup2(null, 0);
-    char* const argv[] = {const_cast<char*>(path.c_str()), nullptr};
-    ::execv(path.c_str(), argv);
+    if (null < 0 || ::dup2(null, 0) < 0 || ::dup2(printed, 1) < 0 || ::dup2(printed, 2) < 0) {
+      ::_exit(126);
+    }
+    const char* argv[] = {launcher.c_str(), submission.c_str(), mode_name.c_str(),
+                          cpu_seconds.c_str(), nullptr};
+    const char* env[] = {"PATH=/usr/bin:/bin", "LANG=C.UTF-8", nullptr};
+    ::execve(launcher.c_str(), const_cast<char* const*>(argv), const_cast<char* const*>(env));
     ::_exit(127);
   }
   // Also here: whichever runs first, the group exists before a kill.
   if (mode == Mode::graded) ::setpgid(pid_, pid_);
   debugged_ = mode == Mode::debugged;
+  output_.start();
   ::close(to[0]);
   ::close(from[1]);
+  ::close(refused[1]);
   to_program_ = to[1];
   from_program_ = from[0];
+  refusals_ = refused[0];
+  ::fcntl(refusals_, F_SETFL, O_NONBLOCK);  // read once the program is over
   reader_ = std::make_unique<protocol::FrameReader>(from_program_, kMaxRunBytes);
   writer_ = std::make_unique<protocol::FrameWriter>(to_program_);
 }
@@ -84,11 +106,27 @@ Program::Program(const std::string& path, double real_seconds, Mode mode)
 Program::~Program() {
   if (to_program_ >= 0) ::close(to_program_);
   if (from_program_ >= 0) ::close(from_program_);
+  end_program();
+  if (refusals_ >= 0) ::close(refusals_);
+}
+
+void Program::end_program() {
   if (!reaped_) {
     // After a run, a well-behaved client exits at once on `end`: give it a moment, then kill.
     reap(std::min(deadline_, protocol::Clock::now() + std::chrono::milliseconds(200)));
   }
   kill_group();  // whatever the program left behind in its group
+}
+
+std::string Program::output() {
+  end_program();
+  return output_.finish();
+}
+
+std::string Program::refusal() const {
+  std::int32_t call = -1;
+  if (::read(refusals_, &call, sizeof call) != sizeof call) return "";
+  return sandbox::describe_refusal(call);
 }
 
 void Program::kill_group() {
@@ -132,12 +170,20 @@ std::pair<std::string, std::string> Program::ended(Status why) {
   }
   // The program closed its pipe: it died, or exited in the middle of the run.
   const int status = reap(deadline_);
+  if (std::string refused = refusal(); !refused.empty()) return {"sandbox", std::move(refused)};
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) {
+    return {"sandbox",
+            "sandbox: the submission made a system call the sandbox refuses, with the "
+            "sandbox's report blocked (signal 31, SIGSYS)"};
+  }
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
     return {"crash", fmt::format("the submission crashed: signal {} ({})", sig, ::strsignal(sig))};
   }
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (code == 127) return {"crash", "the submission program could not be started"};
+  if (code == 127) {
+    return {"crash", "the submission program could not be started (its output says why)"};
+  }
   return {"crash", fmt::format("the submission program exited (status {}) before the run was "
                                "over: exit() or quick_exit() in train?",
                                code)};

@@ -104,6 +104,13 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
                r.chart_window_ms, chart.column_ms, legend);
     for (const auto& row : chart.rows) fmt::print(out, "    {}\n", row);
   }
+  if (!r.output.empty()) {  // escaped by the judge: it cannot repaint the terminal
+    std::string shown = r.output;
+    for (std::size_t at = 0; (at = shown.find('\n', at)) != std::string::npos; at += 7) {
+      shown.replace(at, 1, "\n      ");
+    }
+    fmt::print(out, "  output      (the submission's stdout and stderr)\n      {}\n", shown);
+  }
 }
 
 }  // namespace

@@ -79,6 +79,7 @@ struct ScenarioResult {
   std::vector<Figure> figures;
   std::vector<TimelineEvent> timeline;
   double chart_window_ms = 0;  // the terminal Gantt chart shows [0, chart_window_ms)
+  std::string output;          // what the submission printed (capped, control characters escaped)
 
   // Filled by the grader from the above (verdict.hpp).
   bool correct = false;
@@ -93,8 +94,8 @@ struct ScenarioResult {
 BOOST_DESCRIBE_STRUCT(ScenarioResult, (),
                       (name, description, baseline_ms, bound_ms, bound_derivation, optimum_ms,
                        optimum_note, finished, makespan_ms, violations, violations_total,
-                       peak_memory, utilisation, figures, timeline, chart_window_ms, correct,
-                       verdict, speedup, efficiency, pass_speedup, optimal_speedup))
+                       peak_memory, utilisation, figures, timeline, chart_window_ms, output,
+                       correct, verdict, speedup, efficiency, pass_speedup, optimal_speedup))
 
 // Where a verdict came from: the exact submission, the kit that judged it, and the limits.
 struct Provenance {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../../protocol/frames.hpp"
+#include "../../protocol/text.hpp"
 
 namespace overlap::worlds {
 
@@ -129,7 +130,7 @@ class Run {
         }
         case Frame::threw: {
           const auto actor = static_cast<int>(frame.integer(-1, world_.actors - 1, "actor"));
-          std::string what = frame.text();
+          std::string what = protocol::escape_control(frame.text());
           if (!outcome_.thrown) outcome_.thrown = Thrown{actor, std::move(what)};
           break;
         }

@@ -1,0 +1,18 @@
+// The system calls a submission may make: what a single-process Asio program needs (memory,
+// futexes, its own threads, reading files, writing to the descriptors it was given, clocks,
+// sleeping) and nothing that reaches outside it (processes, programs, signals to others, files
+// opened for writing, sockets, real timers, the clock, mounts, tracing). Installed by the
+// launcher before the submission's code is loaded, so that none of it runs unfiltered.
+#pragma once
+
+namespace overlap::sandbox {
+
+// Where a refused call is reported: the launcher's SIGSYS handler writes the call's number here
+// (a pipe the judge reads once the program is over), then ends the process.
+inline constexpr int kRefusalFd = 5;
+
+// Installs the SIGSYS handler and the filter for this process and every thread it starts. Once
+// in force it cannot be lifted, nor the handler replaced. Throws std::runtime_error on failure.
+void install_filter();
+
+}  // namespace overlap::sandbox

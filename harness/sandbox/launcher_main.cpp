@@ -1,0 +1,76 @@
+// The submission program's main: the kit's client (built in) and the submission's code (a shared
+// object, loaded last). Before loading it, the launcher confines the process: limits, no
+// privileges, the system-call filter. So not even a static constructor of the submission runs
+// unconfined.
+//   overlap-launcher-<exercise> SUBMISSION.so graded|debugged CPU_SECONDS
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+#include "filter.hpp"
+
+namespace {
+
+constexpr rlim_t kAddressSpace = rlim_t{2} << 30;  // bytes
+constexpr rlim_t kOpenFiles = 64;
+constexpr uid_t kNobody = 65534;
+
+[[noreturn]] void fail(const std::string& why) {
+  std::fprintf(stderr, "overlap launcher: %s\n", why.c_str());
+  std::_Exit(127);  // "the submission program could not be started": the kit's failure
+}
+
+void limit(int resource, rlim_t value, const char* name) {
+  const rlimit r{value, value};
+  if (::setrlimit(resource, &r) != 0) fail(std::string("setrlimit ") + name);
+}
+
+// As root, the submission runs as nobody: it can read what anyone can, and write nothing.
+void drop_privileges() {
+  if (::geteuid() != 0) return;
+  if (::setgroups(0, nullptr) != 0 || ::setgid(kNobody) != 0 || ::setuid(kNobody) != 0) {
+    fail("cannot drop root privileges");
+  }
+  if (::setuid(0) == 0) fail("root privileges came back");
+  // A change of user makes /proc/self root's; the launcher and the client still read it.
+  ::prctl(PR_SET_DUMPABLE, 1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 4) fail("usage: SUBMISSION.so graded|debugged CPU_SECONDS");
+  const std::string mode = argv[2];
+  // Opened while it may still be unreadable to nobody (a scratch folder of root's own).
+  const int module = ::open(argv[1], O_RDONLY | O_CLOEXEC);
+  if (module < 0) fail(std::string("cannot open ") + argv[1]);
+  if (mode == "graded") {
+    limit(RLIMIT_AS, kAddressSpace, "RLIMIT_AS");
+    limit(RLIMIT_CPU, static_cast<rlim_t>(std::atol(argv[3])), "RLIMIT_CPU");
+    limit(RLIMIT_NOFILE, kOpenFiles, "RLIMIT_NOFILE");
+    limit(RLIMIT_FSIZE, 0, "RLIMIT_FSIZE");
+    limit(RLIMIT_CORE, 0, "RLIMIT_CORE");
+  }
+  drop_privileges();
+  try {
+    overlap::sandbox::install_filter();
+  } catch (const std::exception& e) {
+    fail(e.what());
+  }
+  // From here on, the submission's code: its static constructors run inside dlopen.
+  const std::string path = "/proc/self/fd/" + std::to_string(module);
+  void* submission = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!submission) fail(std::string("cannot load the submission: ") + ::dlerror());
+  auto start = reinterpret_cast<void (*)()>(::dlsym(submission, "overlap_submission_start"));
+  if (!start) fail("the submission has no entry point");
+  start();  // does not return: the client exits when the judge ends the run
+  return 0;
+}
