@@ -32,7 +32,8 @@ namespace {
 constexpr int kUsage = 2;
 constexpr int kBuildFailed = 3;
 constexpr int kGraderError = 4;
-constexpr double kBuildSeconds = 120;  // the compile and link of one submission
+constexpr double kBuildSeconds = 120;   // the compile and link of one submission
+constexpr double kMaxTimeLimit = 3600;  // --time-limit, seconds
 
 // A folder of this run's own under $TMPDIR, removed with everything in it at the end.
 struct Scratch {
@@ -137,14 +138,14 @@ int main(int argc, char** argv) {
   // A program that dies makes our writes fail with EPIPE, not kill the judge.
   ::signal(SIGPIPE, SIG_IGN);
   po::options_description options("options");
-  options.add_options()                                                                    //
-      ("help,h", "this help")                                                              //
-      ("exercise", po::value<std::string>(), "the exercise (first argument)")              //
-      ("program", po::value<std::string>(), "the submission program to grade")             //
-      ("submission", po::value<std::string>(), "a train.cpp to build and grade")           //
-      ("scenario", po::value<std::string>(), "grade one scenario (default: all)")          //
-      ("json", po::value<std::string>(), "write the versioned JSON report to this file")   //
-      ("trace", po::value<std::string>(), "write a Chrome trace (Perfetto) to this file")  //
+  options.add_options()                                                                         //
+      ("help,h", "this help")                                                                   //
+      ("exercise", po::value<std::string>(), "the exercise (first argument)")                   //
+      ("program", po::value<std::string>(), "a built submission (its shared object) to grade")  //
+      ("submission", po::value<std::string>(), "a train.cpp to build and grade")                //
+      ("scenario", po::value<std::string>(), "grade one scenario (default: all)")               //
+      ("json", po::value<std::string>(), "write the versioned JSON report to this file")        //
+      ("trace", po::value<std::string>(), "write a Chrome trace (Perfetto) to this file")       //
       ("time-limit", po::value<double>()->default_value(10),
        "real seconds a scenario may take before it fails")                                        //
       ("submission-name", po::value<std::string>(), "the graded file, as the report names it")    //
@@ -184,7 +185,23 @@ int main(int argc, char** argv) {
   if (args.count("program") == args.count("submission")) {
     fmt::print(stderr,
                "overlap: say what to grade: --submission FILE (a train.cpp) or --program "
-               "FILE (a submission program already built)\n");
+               "FILE (a submission already built: its shared object)\n");
+    return kUsage;
+  }
+  std::vector<worlds::ScenarioInfo> selected = exercise.scenarios();
+  if (args.count("scenario")) {
+    const std::string wanted = args["scenario"].as<std::string>();
+    std::erase_if(selected, [&](const worlds::ScenarioInfo& s) { return s.name != wanted; });
+    if (selected.empty()) {
+      fmt::print(stderr, "overlap: unknown scenario '{}' for {}; valid scenarios: {}\n", wanted,
+                 exercise.name(), scenario_names(exercise));
+      return kUsage;
+    }
+  }
+  // Real seconds: an hour is far past any honest run, and the launcher's CPU limit is set from it.
+  const double time_limit = args["time-limit"].as<double>();
+  if (!(time_limit > 0 && time_limit <= kMaxTimeLimit)) {
+    fmt::print(stderr, "overlap: --time-limit must be in (0, {:g}] seconds\n", kMaxTimeLimit);
     return kUsage;
   }
   // A submission is built here, in a scratch folder of this run's own, removed at the end.
@@ -207,25 +224,10 @@ int main(int argc, char** argv) {
     program = std::get<Built>(built).program;
   } else {
     program = args["program"].as<std::string>();
-    if (::access(program.c_str(), X_OK) != 0) {
-      fmt::print(stderr, "overlap: {} is not an executable program\n", program);
+    if (!std::filesystem::is_regular_file(program) || ::access(program.c_str(), R_OK) != 0) {
+      fmt::print(stderr, "overlap: no such submission (a built shared object): {}\n", program);
       return kUsage;
     }
-  }
-  std::vector<worlds::ScenarioInfo> selected = exercise.scenarios();
-  if (args.count("scenario")) {
-    const std::string wanted = args["scenario"].as<std::string>();
-    std::erase_if(selected, [&](const worlds::ScenarioInfo& s) { return s.name != wanted; });
-    if (selected.empty()) {
-      fmt::print(stderr, "overlap: unknown scenario '{}' for {}; valid scenarios: {}\n", wanted,
-                 exercise.name(), scenario_names(exercise));
-      return kUsage;
-    }
-  }
-  const double time_limit = args["time-limit"].as<double>();
-  if (!(time_limit > 0)) {
-    fmt::print(stderr, "overlap: --time-limit must be a positive number of seconds\n");
-    return kUsage;
   }
 
   if (args.count("gdb")) {

@@ -139,6 +139,7 @@ int Program::reap(protocol::Clock::time_point deadline) {
     const pid_t done = ::waitpid(pid_, &status, WNOHANG);
     if (done == pid_ || (done < 0 && errno != EINTR)) break;
     if (protocol::Clock::now() >= deadline) {
+      killed_at_deadline_ = true;
       kill_group();
       while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
       }
@@ -171,6 +172,11 @@ std::pair<std::string, std::string> Program::ended(Status why) {
   // The program closed its pipe: it died, or exited in the middle of the run.
   const int status = reap(deadline_);
   if (std::string refused = refusal(); !refused.empty()) return {"sandbox", std::move(refused)};
+  if (killed_at_deadline_) {
+    return {"time-limit", fmt::format("the submission closed its connection to the judge and "
+                                      "kept running until the limit of {:g} s of real time",
+                                      real_seconds_)};
+  }
   if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) {
     return {"sandbox",
             "sandbox: the submission made a system call the sandbox refuses, with the "

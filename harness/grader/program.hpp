@@ -50,6 +50,7 @@ class Program final : public worlds::Link {
   pid_t pid_ = -1;
   bool debugged_ = false;
   bool reaped_ = false;
+  bool killed_at_deadline_ = false;
   int to_program_ = -1;
   int from_program_ = -1;
   int refusals_ = -1;
