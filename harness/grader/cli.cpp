@@ -1,5 +1,6 @@
 #include "cli.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sched.h>
 #include <signal.h>
@@ -7,13 +8,16 @@
 
 #include <boost/json/serialize.hpp>
 #include <boost/program_options.hpp>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "../report/html_report.hpp"
 #include "../report/report_json.hpp"
 #include "../report/text_report.hpp"
 #include "../report/trace.hpp"
@@ -68,6 +72,60 @@ std::string scenario_names(const worlds::Exercise& exercise) {
   std::vector<std::string> names;
   for (const auto& s : exercise.scenarios()) names.push_back(s.name);
   return fmt::format("{}", fmt::join(names, ", "));
+}
+
+// The options that name a report file, each written once grading is over.
+constexpr const char* kReportOptions[] = {"json", "trace", "html"};
+
+// Why `path` could not be written, or "" when it can: an existing file is opened for appending
+// (so it is left as it was), for a new one its folder must take it (so no file is left behind).
+std::string unwritable(const std::string& path) {
+  if (const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC); fd >= 0) {
+    ::close(fd);
+    return "";
+  }
+  if (errno != ENOENT) return std::strerror(errno);
+  std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  if (folder.empty()) folder = ".";
+  if (::access(folder.c_str(), W_OK | X_OK) != 0) return std::strerror(errno);
+  return "";
+}
+
+// Before anything is built or graded: every report file can be written, and no two are one (nor
+// the graded file).
+bool report_files_usable(const po::variables_map& args) {
+  std::vector<std::pair<const char*, std::filesystem::path>> seen;
+  if (args.count("submission")) {  // a report must not overwrite the graded file
+    std::error_code error;
+    seen.emplace_back("submission",
+                      std::filesystem::weakly_canonical(
+                          std::filesystem::absolute(args["submission"].as<std::string>()), error));
+  }
+  for (const char* option : kReportOptions) {
+    if (!args.count(option)) continue;
+    const std::string file = args[option].as<std::string>();
+    std::error_code error;
+    std::filesystem::path path =
+        std::filesystem::weakly_canonical(std::filesystem::absolute(file), error);
+    if (error) path = std::filesystem::absolute(file).lexically_normal();
+    for (const auto& [other, other_path] : seen) {
+      if (path == other_path) {
+        fmt::print(stderr, "overlap: --{} and --{} name the same file, {}: give each its own\n",
+                   other, option, file);
+        return false;
+      }
+    }
+    seen.emplace_back(option, path);
+  }
+  for (const char* option : kReportOptions) {
+    if (!args.count(option)) continue;
+    const std::string file = args[option].as<std::string>();
+    if (const std::string why = unwritable(file); !why.empty()) {
+      fmt::print(stderr, "overlap: cannot write --{} {}: {}\n", option, file, why);
+      return false;
+    }
+  }
+  return true;
 }
 
 bool write_file(const std::string& path, const std::string& text) {
@@ -146,6 +204,7 @@ int main(int argc, char** argv) {
       ("scenario", po::value<std::string>(), "grade one scenario (default: all)")               //
       ("json", po::value<std::string>(), "write the versioned JSON report to this file")        //
       ("trace", po::value<std::string>(), "write a Chrome trace (Perfetto) to this file")       //
+      ("html", po::value<std::string>(), "write a self-contained HTML report to this file")     //
       ("time-limit", po::value<double>()->default_value(10),
        "real seconds a scenario may take before it fails")                                        //
       ("submission-name", po::value<std::string>(), "the graded file, as the report names it")    //
@@ -161,8 +220,8 @@ int main(int argc, char** argv) {
   } catch (const po::error& e) {
     fmt::print(stderr,
                "overlap: {}; valid options: --scenario NAME, --program FILE, --json FILE, "
-               "--trace FILE, --time-limit SECONDS, --submission-name NAME, --source FILE, "
-               "--gdb\n",
+               "--trace FILE, --html FILE, --time-limit SECONDS, --submission-name NAME, "
+               "--source FILE, --gdb\n",
                e.what());
     return kUsage;
   }
@@ -204,6 +263,7 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "overlap: --time-limit must be in (0, {:g}] seconds\n", kMaxTimeLimit);
     return kUsage;
   }
+  if (!report_files_usable(args)) return kUsage;
   // A submission is built here, in a scratch folder of this run's own, removed at the end.
   Scratch scratch;
   std::string program, source;
@@ -282,6 +342,11 @@ int main(int argc, char** argv) {
   if (args.count("trace") && !write_file(args["trace"].as<std::string>(),
                                          boost::json::serialize(report::trace_json(report)))) {
     fmt::print(stderr, "overlap: cannot write {}\n", args["trace"].as<std::string>());
+    return kUsage;
+  }
+  if (args.count("html") &&
+      !write_file(args["html"].as<std::string>(), report::html_page(report))) {
+    fmt::print(stderr, "overlap: cannot write {}\n", args["html"].as<std::string>());
     return kUsage;
   }
   return exit_code(report.verdict);

@@ -100,8 +100,11 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
       seen.push_back(e.glyph);
       legend += fmt::format("{} {}, ", e.glyph, e.kind);
     }
-    fmt::print(out, "  timeline    first {:g} ms, {:g} ms per column; {}. idle, ! overlap\n",
-               r.chart_window_ms, chart.column_ms, legend);
+    fmt::print(
+        out,
+        "  timeline    first {:g} ms, {:g} ms per column; {}lower case busy part of the column, "
+        ". idle, ! overlap\n",
+        chart.window_ms, chart.column_ms, legend);
     for (const auto& row : chart.rows) fmt::print(out, "    {}\n", row);
   }
   if (!r.output.empty()) {  // escaped by the judge: it cannot repaint the terminal

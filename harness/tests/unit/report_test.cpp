@@ -1,10 +1,11 @@
-// Verdicts, the JSON report, the Chrome trace and the Gantt chart.
+// Verdicts, the JSON report, the Chrome trace, the Gantt chart and the HTML page.
 #include <boost/describe/members.hpp>
 #include <boost/json.hpp>
 #include <boost/mp11/algorithm.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include "../../report/gantt.hpp"
+#include "../../report/html_report.hpp"
 #include "../../report/report_json.hpp"
 #include "../../report/trace.hpp"
 #include "../../result/verdict.hpp"
@@ -13,6 +14,12 @@ using namespace overlap;
 namespace json = boost::json;
 
 namespace {
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
 
 grade::ScenarioResult sample() {
   grade::ScenarioResult r;
@@ -131,10 +138,75 @@ BOOST_AUTO_TEST_CASE(the_trace_has_one_track_per_device_and_complete_events) {
 
 BOOST_AUTO_TEST_CASE(the_gantt_chart_shows_work_idle_time_and_overlaps) {
   const report::Gantt chart = report::gantt(sample(), 8);
+  BOOST_TEST(chart.window_ms == 40);
   BOOST_TEST(chart.column_ms == 5);
   BOOST_REQUIRE_EQUAL(chart.rows.size(), 2u);
   BOOST_TEST(chart.rows[0] == "stage 0 |FF..BBBB|");
   BOOST_TEST(chart.rows[1] == "stage 1 |..F!F...|");
+}
+
+// Under a rule of "busy at least half of the column", 10 ms operations every 50 ms in 100 ms
+// columns showed as idle time throughout.
+BOOST_AUTO_TEST_CASE(the_gantt_chart_shows_every_short_operation) {
+  grade::ScenarioResult r = sample();
+  r.utilisation = {{"stage 0", 0, 0}};
+  r.timeline.clear();
+  for (int i = 0; i < 20; ++i) {
+    r.timeline.push_back({0, "forward", "", 'F', 50.0 * i, 50.0 * i + 10, "done"});
+  }
+  r.timeline.push_back({0, "optimizer_step", "", 'o', 35, 35, "done"});  // no time: no column
+  r.chart_window_ms = 1000;
+  const report::Gantt chart = report::gantt(r, 10);
+  BOOST_TEST(chart.column_ms == 10);   // no longer than the shortest operation
+  BOOST_TEST(chart.window_ms == 100);  // shortened to fit 10 columns
+  BOOST_REQUIRE_EQUAL(chart.rows.size(), 1u);
+  BOOST_TEST(chart.rows[0] == "stage 0 |F....F....|");
+}
+
+BOOST_AUTO_TEST_CASE(the_gantt_chart_shows_a_partly_busy_column_in_lower_case) {
+  grade::ScenarioResult r = sample();
+  r.utilisation = {{"w", 0, 0}};
+  // 10 ms columns: the second operation half covers two of them; the last column is shared by
+  // two operations, the one covering most of it shown.
+  r.timeline = {{0, "compute", "", 'C', 0, 10, "done"},
+                {0, "compute", "", 'C', 15, 25, "done"},
+                {0, "pull", "", 'P', 38, 52, "done"},
+                {0, "compute", "", 'C', 52, 62, "done"}};
+  r.chart_window_ms = 60;
+  const report::Gantt chart = report::gantt(r, 6);
+  BOOST_TEST(chart.column_ms == 10);
+  BOOST_TEST(chart.window_ms == 60);
+  BOOST_REQUIRE_EQUAL(chart.rows.size(), 1u);
+  BOOST_TEST(chart.rows[0] == "w |CccpPC|");
+}
+
+BOOST_AUTO_TEST_CASE(html_escape_replaces_the_five_special_characters) {
+  BOOST_TEST(report::html_escape("a&b<c>d\"e'f") == "a&amp;b&lt;c&gt;d&quot;e&#39;f");
+}
+
+// Every text on the page comes from the submission or the world: none of it may become markup.
+BOOST_AUTO_TEST_CASE(the_html_page_escapes_every_text_it_shows) {
+  const std::string hostile = "<script>alert(\"x\" & 'y')</script>";
+  const std::string escaped = "&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;";
+  grade::Report rep;
+  rep.exercise = rep.submission = rep.compiler = rep.provenance.kit_commit = hostile;
+  grade::ScenarioResult r = sample();
+  r.name = r.description = r.bound_derivation = r.optimum_note = r.output = hostile;
+  r.utilisation[0].device = r.peak_memory[0].pool = r.peak_memory[0].unit = hostile;
+  r.figures[0].name = r.timeline[0].kind = r.timeline[0].detail = r.timeline[0].status = hostile;
+  r.violations = {{hostile, hostile, 20}};
+  r.violations_total = 1;
+  grade::judge(r);
+  rep.scenarios = {r};
+  const std::string page = report::html_page(rep);
+  BOOST_TEST(occurrences(page, "<script>") == 2u);  // the page's own: the error recorder, the check
+  BOOST_TEST(occurrences(page, hostile) == 0u);
+  BOOST_TEST(occurrences(page, escaped) >= 15u);
+  // One row per device, and the violation linked to its marker on the timeline.
+  BOOST_TEST(occurrences(page, "<svg class=\"timeline\"") == 1u);
+  BOOST_TEST(occurrences(page, "<g class=\"device-row\"") == 2u);
+  BOOST_TEST(occurrences(page, "<li><a href=\"#s0-v0\">") == 1u);
+  BOOST_TEST(occurrences(page, "<g class=\"violation-marker\" id=\"s0-v0\">") == 1u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
