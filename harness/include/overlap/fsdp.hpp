@@ -25,6 +25,7 @@
 //     until its reduce_scatter completes).
 //   - No layer is used before its all_gather completes or after its release.
 //   - The final shards equal data-parallel SGD's on the whole batch.
+//   - Every layer is released when train returns (a gathered copy is stale after the step).
 #pragma once
 
 #include <boost/asio/async_result.hpp>

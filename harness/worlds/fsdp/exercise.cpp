@@ -55,6 +55,16 @@ void Contract::check(const detail::World& world, sim::Simulator& sim) {
   const std::vector<model::Vector> expected = oracle(sc);
   const int shard = model::shard_size(sc.ranks);
   for (int r = 0; r < sc.ranks; ++r) {
+    for (int l = 0; l < sc.layers; ++l) {
+      if (world.gathered(r, l)) {
+        sim.violations().add("unreleased",
+                             fmt::format("rank {}: layer {} is still gathered at the end: its "
+                                         "full copy predates the optimizer step (stale); release "
+                                         "every layer before train returns",
+                                         r, l),
+                             sim.now());
+      }
+    }
     if (!world.stepped(r)) {
       sim.violations().add("lost-update", fmt::format("rank {} never ran optimizer_step", r),
                            sim.now());

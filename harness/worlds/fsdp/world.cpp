@@ -1,6 +1,7 @@
 #include "world.hpp"
 
 #include <boost/asio/post.hpp>
+#include <stdexcept>
 
 #include "../../core/operation.hpp"
 
@@ -91,6 +92,11 @@ void World::start_collective(int r, Kind kind, int layer, Handler<> handler) {
     return reject(
         r, std::move(handler),
         fmt::format("reduce_scatter(layer {}) before backward(layer {}) completed", layer, layer));
+  } else if (ls.reduce_issued) {
+    return reject(r, std::move(handler),
+                  fmt::format("reduce_scatter(layer {}) a second time: its gradient was already "
+                              "handed to the first",
+                              layer));
   }
 
   const std::size_t k = rs.issued[kind]++;
@@ -109,6 +115,7 @@ void World::start_collective(int r, Kind kind, int layer, Handler<> handler) {
       *rs.streams[kind],
       {kind_name(kind), fmt::format("layer {}", layer), kind == kAllGather ? 'G' : 'R'}, 0);
   group.waiting.emplace(r, std::move(handler));
+  if (kind == kReduceScatter) ls.reduce_issued = true;
   if (kind == kAllGather) {
     ls.copied = false;
     ls.params = Params::gathering;
@@ -133,6 +140,14 @@ void World::complete(Kind kind, std::size_t k) {
   } else {
     sum.assign(ranks_[0].layers[l].gradient.size(), 0.0);
     for (const RankState& rs : ranks_) {
+      // start_collective lets a layer's gradient into one reduce_scatter only, whole.
+      if (rs.layers[l].gradient.size() != sum.size() ||
+          sum.size() < static_cast<std::size_t>(shard) * ranks_.size()) {
+        throw std::logic_error(
+            fmt::format("fsdp: reduce_scatter(layer {}) with a gradient of "
+                        "the wrong size",
+                        l));
+      }
       for (std::size_t j = 0; j < sum.size(); ++j) sum[j] += rs.layers[l].gradient[j];
     }
   }

@@ -38,6 +38,9 @@ class World {
   // What the checks read once the run is over.
   const model::Vector& shard(int r, int layer) const { return ranks_[r].shards[layer]; }
   bool stepped(int r) const { return ranks_[r].stepped; }
+  bool gathered(int r, int layer) const {
+    return ranks_[r].layers[layer].params != Params::sharded;
+  }
   std::string outstanding() const;  // collectives waiting for ranks, for a deadlock report
 
  private:
@@ -50,6 +53,7 @@ class World {
     model::Vector input, output;  // the forward's stash, for backward
     model::Vector gradient;       // full, from backward until reduce-scatter
     bool gradient_ready = false;  // backward done
+    bool reduce_issued = false;   // its one reduce_scatter issued (the gradient handed over)
     bool reduced = false;
   };
   struct RankState {
