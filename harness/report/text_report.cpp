@@ -14,6 +14,14 @@ namespace overlap::report {
 
 namespace {
 
+// `text` with its continuation lines indented under the first (six spaces).
+std::string continued(std::string text) {
+  for (std::size_t at = 0; (at = text.find('\n', at)) != std::string::npos; at += 7) {
+    text.replace(at, 1, "\n      ");
+  }
+  return text;
+}
+
 constexpr std::size_t kViolationsShown = 6;
 
 std::string upper(std::string s) {
@@ -80,11 +88,7 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
     fmt::print(out, "  violations  {}\n", r.violations_total);
     for (std::size_t i = 0; i < std::min(kViolationsShown, r.violations.size()); ++i) {
       const auto& v = r.violations[i];
-      std::string message = v.message;  // continuation lines under the first
-      for (std::size_t at = 0; (at = message.find('\n', at)) != std::string::npos; at += 7) {
-        message.replace(at, 1, "\n      ");
-      }
-      fmt::print(out, "    [{}] at {:g} ms: {}\n", v.kind, v.at_ms, message);
+      fmt::print(out, "    [{}] at {:g} ms: {}\n", v.kind, v.at_ms, continued(v.message));
     }
     if (r.violations_total > kViolationsShown) {
       fmt::print(out, "    ... and {} more (all kinds listed in --json)\n",
@@ -108,11 +112,8 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
     for (const auto& row : chart.rows) fmt::print(out, "    {}\n", row);
   }
   if (!r.output.empty()) {  // escaped by the judge: it cannot repaint the terminal
-    std::string shown = r.output;
-    for (std::size_t at = 0; (at = shown.find('\n', at)) != std::string::npos; at += 7) {
-      shown.replace(at, 1, "\n      ");
-    }
-    fmt::print(out, "  output      (the submission's stdout and stderr)\n      {}\n", shown);
+    fmt::print(out, "  output      (the submission's stdout and stderr)\n      {}\n",
+               continued(r.output));
   }
 }
 
