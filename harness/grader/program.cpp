@@ -171,7 +171,12 @@ std::pair<std::string, std::string> Program::ended(Status why) {
   }
   // The program closed its pipe: it died, or exited in the middle of the run.
   const int status = reap(deadline_);
-  if (std::string refused = refusal(); !refused.empty()) return {"sandbox", std::move(refused)};
+  // The sandbox's handler reports on its pipe, then exits 128 + SIGSYS: a report without that
+  // exit was written by the submission itself, and says nothing.
+  const bool refused_call = WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGSYS;
+  if (std::string refused = refused_call ? refusal() : ""; !refused.empty()) {
+    return {"sandbox", std::move(refused)};
+  }
   if (killed_at_deadline_) {
     return {"time-limit", fmt::format("the submission closed its connection to the judge and "
                                       "kept running until the limit of {:g} s of real time",

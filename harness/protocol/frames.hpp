@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 namespace overlap::protocol {
 
@@ -29,6 +30,13 @@ enum class Frame : std::uint16_t {
   threw = 19,         // actor index (-1: a completion handler), the exception's text
   idle = 20,          // the batch is complete: nothing more is ready to run
   foreign_call = 21,  // an operation's name: called from a thread other than train's (refused)
+};
+
+// An operation of a world's API as both ends know it (each world's wire.hpp lists them in code
+// order): its name, and whether its call gets a completion frame (if not, it is done at once).
+struct Operation {
+  std::string_view name;
+  bool completes;
 };
 
 }  // namespace overlap::protocol

@@ -99,6 +99,24 @@ std::string Reader::text() {
   return value;
 }
 
+void Reader::skip_rest() {
+  while (!at_end()) {
+    switch (body_[at_]) {
+      case kInteger:
+        integer();
+        break;
+      case kReal:
+        real();
+        break;
+      case kText:
+        text();
+        break;
+      default:
+        throw ProtocolError("a field of unknown type");
+    }
+  }
+}
+
 void Reader::end() const {
   if (!at_end()) throw ProtocolError("a message with more fields than its type has");
 }

@@ -53,6 +53,7 @@ class Reader {
   std::string text();
   bool at_end() const { return at_ == body_.size(); }
   void end() const;  // throws unless every field was read
+  void skip_rest();  // reads the fields left (each well-formed), for a call refused part-read
 
  private:
   void expect(char tag, const char* what);

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <set>
+#include <vector>
 
 #include "../result/verdict.hpp"
 #include "gantt.hpp"
@@ -86,13 +88,24 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
   if (r.finished) print_list(out, "figures", parts, "; ");
   if (r.violations_total > 0) {
     fmt::print(out, "  violations  {}\n", r.violations_total);
-    for (std::size_t i = 0; i < std::min(kViolationsShown, r.violations.size()); ++i) {
-      const auto& v = r.violations[i];
-      fmt::print(out, "    [{}] at {:g} ms: {}\n", v.kind, v.at_ms, continued(v.message));
+    // The first of every kind, so that each is named, then the earliest others, in run order.
+    std::vector<bool> shown(r.violations.size(), false);
+    std::set<std::string> kinds;
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < r.violations.size(); ++i) {
+      if (kinds.insert(r.violations[i].kind).second) shown[i] = true, ++count;
     }
-    if (r.violations_total > kViolationsShown) {
+    for (std::size_t i = 0; i < r.violations.size() && count < kViolationsShown; ++i) {
+      if (!shown[i]) shown[i] = true, ++count;
+    }
+    for (std::size_t i = 0; i < r.violations.size(); ++i) {
+      const auto& v = r.violations[i];
+      if (shown[i])
+        fmt::print(out, "    [{}] at {:g} ms: {}\n", v.kind, v.at_ms, continued(v.message));
+    }
+    if (r.violations_total > count) {
       fmt::print(out, "    ... and {} more (all kinds listed in --json)\n",
-                 r.violations_total - kViolationsShown);
+                 r.violations_total - count);
     }
   }
   const Gantt chart = gantt(r);

@@ -19,7 +19,8 @@
 //     patience() checks in a row without improvement, or at the last check of max_steps() if
 //     none does. The result is the last check that improved (restore-best).
 //   - stop(best) is called as soon as the deciding check's result and every earlier one are in,
-//     with the best check's checkpoint; no optimizer step starts after it.
+//     with the best check's checkpoint. Every operation still running then is cancelled at that
+//     same instant, and none starts after it: nothing runs past stop().
 #pragma once
 
 #include <boost/asio/async_result.hpp>
@@ -208,8 +209,9 @@ class Trainer {
   //   holds     one snapshot slot until its validation ends
   Snapshot snapshot();
 
-  // stop: the early-stopping decision, with the checkpoint of the best check. Free, at once;
-  // no optimizer step may start after it. Cancel the work still running, then return.
+  // stop: the early-stopping decision, with the checkpoint of the best check. Free, at once.
+  //   requires  once; every operation still running cancelled at this same instant, and none
+  //             started after it (running-after-stop); best not empty
   void stop(const Checkpoint& best);
 
  private:

@@ -3,7 +3,9 @@
 //   boost::asio::awaitable<void> train(World&)  a coroutine: async_ calls with co_await
 // where World is the exercise's (Pipeline, Trainer, Cluster or Rank: its header names it as
 // overlap::ExerciseApi). The grader starts it once per run (once per rank in SPMD worlds) and
-// waits for it to return. A wrong signature, a missing OVERLAP_TRAIN line or a second one is a
+// waits for it to return: the makespan ends there. What it leaves behind (a detached coroutine,
+// an operation not awaited) is still simulated and checked: any operation running past the
+// return, or started after it, is `unfinished-work`. A wrong signature, a missing OVERLAP_TRAIN line or a second one is a
 // compile error that says so.
 #pragma once
 

@@ -12,6 +12,7 @@
 #include "../../protocol/frames.hpp"
 #include "../../protocol/message.hpp"
 #include "../../worlds/common/exercise.hpp"
+#include "../../worlds/param-server/wire.hpp"
 #include "../../worlds/pipeline/wire.hpp"
 
 using namespace overlap;
@@ -49,16 +50,22 @@ class ScriptedLink final : public worlds::Link {
 std::string bytes(const Writer& w) { return std::string(w.frame()); }
 std::string idle() { return bytes(frame(Frame::idle)); }
 
-// Runs pipeline's default scenario against the script; returns the violations' kinds.
+// Runs an exercise's default scenario (pipeline's unless named) against the script; returns the
+// violations' kinds.
 std::vector<std::string> kinds_after(std::vector<std::vector<std::string>> batches,
-                                     std::string* first_message = nullptr) {
-  const auto exercise = worlds::exercise_named("pipeline");
+                                     std::string* first_message = nullptr,
+                                     const char* exercise_name = "pipeline",
+                                     std::string* second_message = nullptr) {
+  const auto exercise = worlds::exercise_named(exercise_name);
   BOOST_REQUIRE(exercise);
   ScriptedLink link(std::move(batches));
   const grade::ScenarioResult result = exercise->run("default", link);
   std::vector<std::string> kinds;
   for (const auto& v : result.violations) kinds.push_back(v.kind);
   if (first_message && !result.violations.empty()) *first_message = result.violations[0].message;
+  if (second_message && result.violations.size() > 1) {
+    *second_message = result.violations[1].message;
+  }
   return kinds;
 }
 
@@ -112,21 +119,56 @@ BOOST_AUTO_TEST_CASE(an_index_out_of_range_is_a_protocol_failure_not_a_judge_cra
   BOOST_TEST(message.find("stage 4 is out of range [0, 3]") != std::string::npos);
 }
 
-BOOST_AUTO_TEST_CASE(a_handle_never_issued_is_a_protocol_failure) {
+// A handle the judge never issued, or whose object is gone, is refused as the call's misuse
+// (the script then ends: a crash, as the link says).
+BOOST_AUTO_TEST_CASE(a_handle_never_issued_is_a_misuse_naming_the_call) {
   // Call 1 makes a tensor (handle 1); call 2 names handle 5, and then itself (2).
   const std::string input = bytes(call(pipeline::wire::input).integer(0).integer(0));
+  const std::vector<std::string> refused{"misuse", "crash"};
+  std::string message;
   BOOST_TEST(
-      kinds_after({{input, bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(5)),
-                    idle()}}) == kProtocol,
+      kinds_after(
+          {{input, bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(5)), idle()}},
+          &message) == refused,
       boost::test_tools::per_element());
+  BOOST_TEST(message ==
+             "forward: handle 5 (the input) names no call made before this one: an object the "
+             "cluster never issued");
   BOOST_TEST(
       kinds_after({{input, bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(2)),
-                    idle()}}) == kProtocol,
+                    idle()}}) == refused,
       boost::test_tools::per_element());
-  // A handle of a call that made no tensor (an optimizer step) names nothing either.
-  BOOST_TEST(ends_in_protocol(kinds_after(
-      {{bytes(call(pipeline::wire::optimizer_step).integer(0)),
-        bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(1)), idle()}})));
+  // A handle of a call that made no tensor (an optimizer step, itself wrong: no
+  // micro-batches went through) names nothing either.
+  const auto kinds =
+      kinds_after({{bytes(call(pipeline::wire::optimizer_step).integer(0)),
+                    bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(1)), idle()}},
+                  nullptr, "pipeline", &message);
+  BOOST_TEST(kinds == (std::vector<std::string>{"lost-update", "misuse", "crash"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(message == "forward: handle 1 names no tensor: call 1 made none");
+  // An instant call (no completion to refuse) is named the same way.
+  BOOST_TEST(
+      kinds_after(
+          {{bytes(call(pipeline::wire::loss_gradient).integer(0).integer(0).integer(9)), idle()}},
+          &message) == refused,
+      boost::test_tools::per_element());
+  BOOST_TEST(message.starts_with("loss_gradient: handle 9 (the output) names no call"));
+}
+
+BOOST_AUTO_TEST_CASE(an_object_used_twice_is_a_misuse_naming_the_call) {
+  // param-server: pull on worker 0 (call 1, its weights ready at 1 ms), then two computes on
+  // them: the first consumes them, the second is refused.
+  const auto compute = [](int mb) {
+    return bytes(call(param_server::wire::compute).integer(0).integer(1).integer(mb));
+  };
+  std::string message;
+  BOOST_TEST(kinds_after({{bytes(call(param_server::wire::pull).integer(0)), idle()},
+                          {compute(0), compute(1), idle()}},
+                         &message, "param-server") == (std::vector<std::string>{"misuse", "crash"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(message ==
+             "compute: handle 1 (weights) was consumed by an earlier call: each is used once");
 }
 
 BOOST_AUTO_TEST_CASE(an_empty_handle_is_the_submissions_misuse) {
@@ -151,8 +193,9 @@ BOOST_AUTO_TEST_CASE(a_program_that_ends_mid_run_is_reported_as_the_link_says) {
 }
 
 BOOST_AUTO_TEST_CASE(what_the_program_says_of_itself_only_makes_the_verdict_worse) {
-  // "returned" with nothing done: the run is checked, and nothing was trained.
-  const auto kinds = kinds_after({{bytes(frame(Frame::returned).integer(0)), idle()}});
+  // "returned" with nothing done (then quiet when asked to settle): the run is checked, and
+  // nothing was trained.
+  const auto kinds = kinds_after({{bytes(frame(Frame::returned).integer(0)), idle()}, {idle()}});
   BOOST_TEST(kinds.size() >= 2u);
   BOOST_TEST(std::count(kinds.begin(), kinds.end(), "lost-update") >= 1);
   BOOST_TEST(std::count(kinds.begin(), kinds.end(), "wrong-result") >= 1);

@@ -38,10 +38,13 @@ class Run {
         if (!receive_batch()) return outcome_;
         if (outcome_.thrown) return end();
         sim_.run_ready();
-        if (returned_count_ == world_.actors) {
+        if (returned_count_ == world_.actors && !outcome_.returned) {
+          // The makespan ends here; whatever the submission left running goes on, simulated
+          // and checked, until nothing more can happen (unfinished work is a violation).
           sim_.finish_now();
           outcome_.returned = true;
-          return end();
+          outcome_.returned_at = sim_.now();
+          outcome_.ops_at_return = sim_.timeline().ops.size();
         }
         bool settle = false;
         while (!remote_.has_batch() && !settle) {
@@ -51,7 +54,9 @@ class Run {
             // from one of them is never lost to a race with the verdict.
             settle = *stop == sim::RunEnd::deadlock && requests_ != requests_at_settle_;
             if (settle) break;
-            outcome_.end = *stop;
+            // After train returned, nothing left to happen is the end it should have.
+            const bool quiet = outcome_.returned && *stop == sim::RunEnd::deadlock;
+            outcome_.end = quiet ? sim::RunEnd::finished : *stop;
             return end();
           }
           sim_.run_ready();

@@ -12,13 +12,24 @@
 #include <map>
 #include <optional>
 #include <overlap/handler.hpp>
+#include <set>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
+#include "../../core/operation.hpp"
 #include "../../protocol/frames.hpp"
 #include "../../protocol/message.hpp"
 
 namespace overlap::worlds {
+
+// A handle naming no object the call can take: one the judge never issued, or whose object an
+// earlier call consumed. The kit's client never sends one; a submission that forges or copies
+// handles does. The call is refused as a misuse (run_world.hpp) and the run goes on.
+class BadHandle : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 // A call as the judge reads it: its number (call order, from 1), its operation code and its
 // arguments, read in order. A field that is missing, of the wrong type or out of range is a
@@ -29,7 +40,7 @@ struct Call {
   protocol::Reader& args;
 
   // The next argument: any int; an index in [0, count); a handle (an earlier call's number, or
-  // 0 for an empty object).
+  // 0 for an empty object: BadHandle for any other).
   int value(const char* what) {
     return static_cast<int>(
         args.integer(std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), what));
@@ -40,8 +51,8 @@ struct Call {
   std::int64_t handle(const char* what) {
     const std::int64_t h = args.integer();
     if (h < 0 || h >= number) {
-      throw protocol::ProtocolError("handle " + std::to_string(h) + " (the " + what +
-                                    ") names no call made before this one");
+      throw BadHandle("handle " + std::to_string(h) + " (the " + what +
+                      ") names no call made before this one: an object the cluster never issued");
     }
     return h;
   }
@@ -55,8 +66,8 @@ class Handles {
   void add(std::int64_t handle, T object) { objects_.insert_or_assign(handle, std::move(object)); }
 
   // The object `handle` names; nullptr for handle 0 (an empty or moved-from object, which the
-  // world rejects as a misuse). A handle that names nothing live (never made, or consumed by an
-  // earlier call) is a protocol error: the kit's client never sends one.
+  // world rejects as a misuse). A handle that names nothing live (its call made no such object,
+  // or an earlier call consumed it) is a BadHandle.
   const T* find(std::int64_t handle, const char* what) const {
     if (handle == 0) return nullptr;
     auto it = objects_.find(handle);
@@ -70,15 +81,20 @@ class Handles {
     if (it == objects_.end()) throw_unknown(handle, what);
     T object = std::move(it->second);
     objects_.erase(it);
+    consumed_.insert(handle);
     return object;
   }
 
  private:
-  [[noreturn]] static void throw_unknown(std::int64_t handle, const char* what) {
-    throw protocol::ProtocolError(std::string("handle ") + std::to_string(handle) +
-                                  " names no live " + what);
+  [[noreturn]] void throw_unknown(std::int64_t handle, const char* what) const {
+    const std::string h = "handle " + std::to_string(handle);
+    throw BadHandle(consumed_.contains(handle)
+                        ? h + " (" + what + ") was consumed by an earlier call: each is used once"
+                        : h + " names no " + what + ": call " + std::to_string(handle) +
+                              " made none");
   }
   std::map<std::int64_t, T> objects_;
+  std::set<std::int64_t> consumed_;  // handles whose object a call took
 };
 
 // The calls in flight: what the world completes is queued as completion frames, in order.
@@ -100,6 +116,15 @@ class Remote {
   }
   Handler<> reply(std::int64_t number) {
     return reply<>(number, [](protocol::Writer&) {});
+  }
+
+  // Refuses call `number` as a misuse (a BadHandle among its arguments): a `misuse` violation
+  // naming the operation and why and, if the call gets a completion, one with errc::misuse.
+  void refuse(sim::Simulator& sim, std::int64_t number, const protocol::Operation& operation,
+              const std::string& why) {
+    const std::string message = std::string(operation.name) + ": " + why;
+    if (!operation.completes) return sim.violations().add("misuse", message, sim.now());
+    sim::reject(sim, reply(number), message);
   }
 
   // The submission cancelled call `number`: the operation ends now if it is still running and

@@ -38,6 +38,31 @@ std::string last_operations(const sim::Simulator& sim) {
 
 }  // namespace
 
+void add_unfinished_work(sim::Simulator& sim, const RunOutcome& outcome) {
+  if (!outcome.returned) return;
+  const auto& ops = sim.timeline().ops;
+  const double returned = sim::to_ms(outcome.returned_at);
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const sim::OpRecord& op = ops[i];
+    const bool began_after = i >= outcome.ops_at_return;
+    const bool never_ended = op.status == sim::OpStatus::running;
+    if (!began_after && !never_ended && op.end <= outcome.returned_at) continue;
+    const std::string& device = sim.devices()[op.device].name;
+    const std::string ending =
+        never_ended ? "and never ended" : fmt::format("until {:g} ms", sim::to_ms(op.end));
+    sim.violations().add(
+        "unfinished-work",
+        began_after
+            ? fmt::format("{}: {} began at {:g} ms, after train returned at {:g} ms, and ran {}: "
+                          "work left behind (a detached coroutine, a handler still waiting?)",
+                          device, op.describe(), sim::to_ms(op.start), returned, ending)
+            : fmt::format("{}: {} was still running when train returned at {:g} ms, {}: wait "
+                          "for it, or cancel it, before returning",
+                          device, op.describe(), returned, ending),
+        began_after ? op.start : outcome.returned_at);
+  }
+}
+
 void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
                            const std::string& outstanding) {
   const sim::Time now = sim.now();
@@ -100,8 +125,9 @@ grade::ScenarioResult record_run(const sim::Simulator& sim, const RunOutcome& ou
                                  const ScenarioFacts& facts) {
   grade::ScenarioResult result = record_facts(facts);
   result.finished = outcome.completed();
-  result.makespan_ms = sim::to_ms(sim.finish_time());
-  result.chart_window_ms = result.makespan_ms;
+  // When train returned; work it left behind shows in the chart and the violations.
+  result.makespan_ms = sim::to_ms(outcome.returned ? outcome.returned_at : sim.finish_time());
+  result.chart_window_ms = sim::to_ms(sim.finish_time());
   for (const sim::Device& device : sim.devices()) {
     sim::Time busy = device.busy;
     if (!device.idle()) busy += sim.finish_time() - device.busy_since;

@@ -21,14 +21,20 @@ struct Thrown {
 
 struct RunOutcome {
   sim::RunEnd end = sim::RunEnd::finished;
-  bool returned = false;         // train returned (on every rank)
-  std::optional<Thrown> thrown;  // what the submission threw, if it did
+  bool returned = false;          // train returned (on every rank)
+  sim::Time returned_at = 0;      // when it did: the makespan
+  std::size_t ops_at_return = 0;  // the operations begun by then
+  std::optional<Thrown> thrown;   // what the submission threw, if it did
   // The program failed outside the simulation: a violation's kind ("crash", "time-limit",
   // "protocol") and its message.
   std::optional<std::pair<std::string, std::string>> failure;
 
   bool completed() const { return returned && !thrown && !failure; }  // there to check
 };
+
+// Adds an `unfinished-work` violation for each operation of a returned run that ran past the
+// return or began after it.
+void add_unfinished_work(sim::Simulator& sim, const RunOutcome& outcome);
 
 // Adds a violation for a run that deadlocked, hit a limit, threw or failed. `outstanding` is the
 // world's account of unfinished work, for the deadlock message.

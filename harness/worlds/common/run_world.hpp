@@ -38,11 +38,19 @@ class WorldExercise final : public Exercise {
     protocol::Writer hello(static_cast<std::uint16_t>(protocol::Frame::hello));
     hello.integer(protocol::kVersion).text(W::name);
     W::hello(scenario, hello);
+    auto serve = [&](Call& call) {
+      try {
+        W::serve(state, remote, call);
+      } catch (const BadHandle& e) {
+        call.args.skip_rest();
+        remote.refuse(sim, call.number, W::operations[call.op], e.what());
+      }
+    };
     const RunOutcome outcome =
         lock_step(sim, link, remote, hello,
-                  {W::actors(scenario), [&](Call& call) { W::serve(state, remote, call); },
-                   [&](protocol::Writer& w) { W::state(state, w); }});
+                  {W::actors(scenario), serve, [&](protocol::Writer& w) { W::state(state, w); }});
     add_run_end_violation(sim, outcome, W::outstanding(state));
+    add_unfinished_work(sim, outcome);
     if (outcome.completed()) W::check(state, sim);
     grade::ScenarioResult result = record_run(sim, outcome, facts);
     W::add_figures(state, result);

@@ -3,6 +3,7 @@
 //   W::State      the simulated world behind the API, built on a simulator
 // and these static functions:
 //   name                    the exercise's name, as in the manifest ("pipeline")
+//   operations              its API's operations, by code (wire.hpp)
 //   scenarios()             the named scenarios, default first
 //   facts(scenario)         baseline, bound and best known, with their derivations
 //   actors(scenario)        how many times train runs at once (one, or one per rank)
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "../../core/simulator.hpp"
+#include "../../protocol/frames.hpp"
 #include "../../protocol/message.hpp"
 #include "../../result/result.hpp"
 #include "facts.hpp"
@@ -35,6 +37,7 @@ concept World = requires(const typename W::Scenario& scenario, typename W::State
                          grade::ScenarioResult& result, protocol::Writer& writer, Remote& remote,
                          Call& call) {
   { W::name } -> std::convertible_to<std::string_view>;
+  { W::operations[0] } -> std::convertible_to<protocol::Operation>;
   { W::scenarios() } -> std::same_as<const std::vector<typename W::Scenario>&>;
   { scenario.name } -> std::convertible_to<std::string>;
   { scenario.description } -> std::convertible_to<std::string>;

@@ -1,11 +1,13 @@
 // The fsdp world under the world contract (../common/world.hpp): what the grader runs.
 #pragma once
 
+#include <span>
 #include <string_view>
 #include <vector>
 
 #include "../common/world.hpp"
 #include "scenarios.hpp"
+#include "wire.hpp"
 #include "world.hpp"
 
 namespace overlap::fsdp {
@@ -14,6 +16,7 @@ struct Contract {
   using Scenario = fsdp::Scenario;
   using State = detail::World;
   static constexpr std::string_view name = "fsdp";
+  static constexpr std::span<const protocol::Operation> operations = wire::operations;
 
   static const std::vector<Scenario>& scenarios() { return fsdp::scenarios(); }
   static worlds::ScenarioFacts facts(const Scenario& scenario);

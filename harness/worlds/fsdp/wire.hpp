@@ -13,6 +13,8 @@
 
 #include <cstdint>
 
+#include "../../protocol/frames.hpp"
+
 namespace overlap::fsdp::wire {
 
 enum Op : std::uint16_t {
@@ -24,5 +26,8 @@ enum Op : std::uint16_t {
   optimizer_step,
   release
 };
+inline constexpr protocol::Operation operations[] = {
+    {"copy_in", true},        {"all_gather", true},     {"forward", true}, {"backward", true},
+    {"reduce_scatter", true}, {"optimizer_step", true}, {"release", false}};
 
 }  // namespace overlap::fsdp::wire

@@ -37,6 +37,38 @@ std::optional<sim::Time> decidable_at(const detail::World& world, const Decision
   return at;
 }
 
+// The same weights, up to the summation order of the averages.
+bool close(const model::Vector& a, const model::Vector& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::abs(a[i] - b[i]) > kTolerance * std::max(1.0, std::abs(b[i]))) return false;
+  }
+  return true;
+}
+
+// stop() ends the run's work: whatever runs at that instant is cancelled then, and nothing
+// starts after it, so no operation runs past it (the brief: "stop() at once and the rest
+// cancelled").
+void check_stop_ends_the_work(sim::Simulator& sim, sim::Time stopped) {
+  for (const sim::OpRecord& op : sim.timeline().ops) {
+    const bool never_ended = op.status == sim::OpStatus::running;
+    if (op.end <= stopped && !never_ended) continue;
+    const std::string until =
+        never_ended ? "and never ended" : fmt::format("until {:g} ms", sim::to_ms(op.end));
+    sim.violations().add(
+        "running-after-stop",
+        op.start > stopped
+            ? fmt::format("{}: {} began at {:g} ms, after stop() at {:g} ms, and ran {}: "
+                          "nothing starts once early stopping has decided",
+                          sim.devices()[op.device].name, op.describe(), sim::to_ms(op.start),
+                          sim::to_ms(stopped), until)
+            : fmt::format("{}: {} ran on past stop() at {:g} ms, {}: cancel what is running "
+                          "when early stopping decides",
+                          sim.devices()[op.device].name, op.describe(), sim::to_ms(stopped), until),
+        std::max(op.start, stopped));
+  }
+}
+
 }  // namespace
 
 void Contract::hello(const Scenario& sc, protocol::Writer& w) {
@@ -120,15 +152,22 @@ void Contract::check(const Run& run, sim::Simulator& sim) {
           stopped);
     }
   }
+  check_stop_ends_the_work(sim, stopped);
   const int best_step = d.best_check * sc.validate_every;
-  if (world.result().step != best_step) {
+  if (world.result().step < 0) {
+    sim.violations().add("wrong-result",
+                         "stop() was given an empty Checkpoint (default-constructed, or one "
+                         "whose validation failed or was cancelled): nothing to restore",
+                         stopped);
+  } else if (world.result().step != best_step) {
     sim.violations().add(
         "wrong-result",
         fmt::format("stop() restored the snapshot of step {}; the best check is "
                     "check {} (step {}, loss {:.4f})",
                     world.result().step, d.best_check, best_step, d.losses[d.best_check - 1]),
         stopped);
-  } else if (std::abs(world.result().loss - d.losses[d.best_check - 1]) > kTolerance) {
+  } else if (!close(world.result().values, run.expected.check_weights[d.best_check - 1]) ||
+             std::abs(world.result().loss - d.losses[d.best_check - 1]) > kTolerance) {
     sim.violations().add("wrong-result",
                          fmt::format("the restored weights of step {} differ from a sequential "
                                      "run's (validation loss {:.6f}, expected {:.6f})",

@@ -1,28 +1,33 @@
 // The grad-accum world under the world contract (../common/world.hpp): what the grader runs.
 #pragma once
 
+#include <span>
 #include <string_view>
 #include <vector>
 
 #include "../common/world.hpp"
 #include "oracle.hpp"
 #include "scenarios.hpp"
+#include "wire.hpp"
 #include "world.hpp"
 
 namespace overlap::grad_accum {
 
-// The world of one run, and the decision early stopping makes on it (a sequential run, once).
+// The world of one run, and what a sequential run of it gives (once): the decision early
+// stopping makes, and the weights each check validates.
 struct Run {
   Run(const Scenario& scenario, sim::Simulator& sim)
-      : world(scenario, sim), decision(oracle(scenario).decision) {}
+      : world(scenario, sim), expected(oracle(scenario)), decision(expected.decision) {}
   detail::World world;
-  Decision decision;
+  OracleRun expected;
+  const Decision& decision;
 };
 
 struct Contract {
   using Scenario = grad_accum::Scenario;
   using State = Run;
   static constexpr std::string_view name = "grad-accum";
+  static constexpr std::span<const protocol::Operation> operations = wire::operations;
 
   static const std::vector<Scenario>& scenarios() { return grad_accum::scenarios(); }
   static worlds::ScenarioFacts facts(const Scenario& scenario);

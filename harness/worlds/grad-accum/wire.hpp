@@ -15,8 +15,13 @@
 
 #include <cstdint>
 
+#include "../../protocol/frames.hpp"
+
 namespace overlap::grad_accum::wire {
 
 enum Op : std::uint16_t { weights, snapshot, stop, compute, validate, apply };
+inline constexpr protocol::Operation operations[] = {{"weights", false}, {"snapshot", false},
+                                                     {"stop", false},    {"compute", true},
+                                                     {"validate", true}, {"apply", true}};
 
 }  // namespace overlap::grad_accum::wire

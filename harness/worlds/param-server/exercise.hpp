@@ -1,11 +1,13 @@
 // The param-server world under the world contract (../common/world.hpp): what the grader runs.
 #pragma once
 
+#include <span>
 #include <string_view>
 #include <vector>
 
 #include "../common/world.hpp"
 #include "scenarios.hpp"
+#include "wire.hpp"
 #include "world.hpp"
 
 namespace overlap::param_server {
@@ -14,6 +16,7 @@ struct Contract {
   using Scenario = param_server::Scenario;
   using State = detail::World;
   static constexpr std::string_view name = "param-server";
+  static constexpr std::span<const protocol::Operation> operations = wire::operations;
 
   static const std::vector<Scenario>& scenarios() { return param_server::scenarios(); }
   static worlds::ScenarioFacts facts(const Scenario& scenario);

@@ -14,8 +14,12 @@
 
 #include <cstdint>
 
+#include "../../protocol/frames.hpp"
+
 namespace overlap::param_server::wire {
 
 enum Op : std::uint16_t { pull, compute, push, apply_average };
+inline constexpr protocol::Operation operations[] = {
+    {"pull", true}, {"compute", true}, {"push", true}, {"apply_average", true}};
 
 }  // namespace overlap::param_server::wire

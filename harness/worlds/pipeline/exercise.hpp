@@ -1,11 +1,13 @@
 // The pipeline world under the world contract (../common/world.hpp): what the grader runs.
 #pragma once
 
+#include <span>
 #include <string_view>
 #include <vector>
 
 #include "../common/world.hpp"
 #include "scenarios.hpp"
+#include "wire.hpp"
 #include "world.hpp"
 
 namespace overlap::pipeline {
@@ -14,6 +16,7 @@ struct Contract {
   using Scenario = pipeline::Scenario;
   using State = detail::World;
   static constexpr std::string_view name = "pipeline";
+  static constexpr std::span<const protocol::Operation> operations = wire::operations;
 
   static const std::vector<Scenario>& scenarios() { return pipeline::scenarios(); }
   static worlds::ScenarioFacts facts(const Scenario& scenario);

@@ -12,8 +12,15 @@
 
 #include <cstdint>
 
+#include "../../protocol/frames.hpp"
+
 namespace overlap::pipeline::wire {
 
 enum Op : std::uint16_t { input, loss_gradient, forward, backward, optimizer_step };
+inline constexpr protocol::Operation operations[] = {{"input", false},
+                                                     {"loss_gradient", false},
+                                                     {"forward", true},
+                                                     {"backward", true},
+                                                     {"optimizer_step", true}};
 
 }  // namespace overlap::pipeline::wire
