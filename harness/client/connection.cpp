@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <boost/asio/error.hpp>
+#include <boost/asio/multiple_exceptions.hpp>
 #include <boost/system/system_error.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -41,6 +43,9 @@ std::string describe(std::exception_ptr error) {
   std::string text;
   try {
     std::rethrow_exception(error);
+  } catch (const boost::asio::multiple_exceptions& e) {
+    // What `a && b` throws when both sides failed: the first side's is the one worth reading.
+    text = "several operations failed; the first side's: " + describe(e.first_exception());
   } catch (const boost::system::system_error& e) {
     text = std::string("system_error: ") + e.what();
   } catch (const std::exception& e) {
@@ -50,6 +55,20 @@ std::string describe(std::exception_ptr error) {
   }
   if (text.size() > kMaxText) text.resize(kMaxText);
   return text;
+}
+
+// An exception that only carries on a refused call's error (the judge reported the misuse): the
+// misuse itself, or a cancellation or a group of failures it set off.
+bool echoes_a_refusal(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const boost::asio::multiple_exceptions&) {
+    return true;
+  } catch (const boost::system::system_error& e) {
+    return e.code() == overlap::errc::misuse || e.code() == boost::asio::error::operation_aborted;
+  } catch (...) {
+  }
+  return false;
 }
 
 Connection& Connection::get() {
@@ -113,7 +132,11 @@ void Connection::cancel(std::int64_t number) {
 
 void Connection::actor_done(int actor, std::exception_ptr error) {
   if (error) {
-    out_.append(frame(Frame::threw).integer(actor).text(describe(error)).frame());
+    out_.append(frame(Frame::threw)
+                    .integer(actor)
+                    .text(describe(error))
+                    .integer(echoes_a_refusal(error) ? 1 : 0)
+                    .frame());
   } else {
     out_.append(frame(Frame::returned).integer(actor).frame());
   }

@@ -27,7 +27,8 @@ enum class Frame : std::uint16_t {
   call = 16,          // operation code, then its arguments
   cancel = 17,        // call number: the submission cancelled that operation
   returned = 18,      // actor index: train returned
-  threw = 19,         // actor index (-1: a completion handler), the exception's text
+  threw = 19,         // actor index (-1: a completion handler), the exception's text, and 1 if
+                      // it echoes a refused call (errc::misuse, a cancellation), else 0
   idle = 20,          // the batch is complete: nothing more is ready to run
   foreign_call = 21,  // an operation's name: called from a thread other than train's (refused)
 };

@@ -136,7 +136,8 @@ class Run {
         case Frame::threw: {
           const auto actor = static_cast<int>(frame.integer(-1, world_.actors - 1, "actor"));
           std::string what = protocol::escape_control(frame.text());
-          if (!outcome_.thrown) outcome_.thrown = Thrown{actor, std::move(what)};
+          const bool echo = frame.integer(0, 1, "echo") == 1;
+          if (!outcome_.thrown) outcome_.thrown = Thrown{actor, std::move(what), echo};
           break;
         }
         case Frame::foreign_call:

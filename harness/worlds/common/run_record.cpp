@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace overlap::worlds {
 
 namespace {
@@ -71,6 +73,11 @@ void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
     return;
   }
   if (outcome.thrown) {
+    // After a misuse, the exception that carried its error out of train says nothing more.
+    const auto& list = sim.violations().list();
+    const bool misused = std::any_of(list.begin(), list.end(),
+                                     [](const sim::Violation& v) { return v.kind == "misuse"; });
+    if (outcome.thrown->echo && misused) return;
     sim.violations().add(
         "exception",
         fmt::format("{} threw: {}", outcome.thrown->actor < 0 ? "a completion handler" : "train",

@@ -17,6 +17,7 @@ namespace overlap::worlds {
 struct Thrown {
   int actor = 0;
   std::string what;
+  bool echo = false;  // it carries on a refused call's error (a misuse, a cancellation)
 };
 
 struct RunOutcome {
