@@ -19,20 +19,42 @@ namespace {
 constexpr double kTolerance = 1e-12;
 
 // When early stopping could decide: the deciding check's result and every earlier one in.
-// Adds a violation and returns nothing when one of them never came in right.
+// Adds a violation and returns nothing when one of them never came in: a decision taken before
+// it (nothing later came in either), or a check skipped or lost (a later one did).
 std::optional<sim::Time> decidable_at(const detail::World& world, const Decision& d,
-                                      sim::Simulator& sim) {
+                                      sim::Simulator& sim, sim::Time stopped) {
+  const auto& validations = world.validations();
+  const auto validated = [&](int c) {
+    return c <= static_cast<int>(validations.size()) && validations[c - 1].end >= 0;
+  };
   sim::Time at = 0;
   for (int c = 1; c <= d.stop_check; ++c) {
-    if (c > static_cast<int>(world.validations().size()) || world.validations()[c - 1].end < 0) {
+    if (validated(c)) {
+      at = std::max(at, validations[c - 1].end);
+      continue;
+    }
+    bool later_came_in = false;
+    for (int later = c + 1; later <= static_cast<int>(validations.size()); ++later) {
+      later_came_in = later_came_in || validated(later);
+    }
+    if (later_came_in) {
       sim.violations().add("missing-check",
                            fmt::format("check {} was never validated, so early stopping could "
                                        "not reach check {}, the one that decides",
                                        c, d.stop_check),
                            sim.now());
-      return std::nullopt;
+    } else {
+      sim.violations().add(
+          "early-decision",
+          fmt::format("stop() came at {:g} ms, with {}: check {} decides, so early stopping "
+                      "needs every check up to it",
+                      sim::to_ms(stopped),
+                      c == 1 ? std::string("no check validated")
+                             : fmt::format("checks 1 to {} validated", c - 1),
+                      d.stop_check),
+          stopped);
     }
-    at = std::max(at, world.validations()[c - 1].end);
+    return std::nullopt;
   }
   return at;
 }
@@ -142,7 +164,7 @@ void Contract::check(const Run& run, sim::Simulator& sim) {
     return;
   }
   const sim::Time stopped = *world.stopped_at();
-  if (const auto decidable = decidable_at(world, d, sim)) {
+  if (const auto decidable = decidable_at(world, d, sim, stopped)) {
     if (stopped != *decidable) {
       sim.violations().add(
           stopped < *decidable ? "early-decision" : "late-decision",
