@@ -165,8 +165,9 @@ std::pair<std::string, std::string> Program::ended(Status why) {
     reap(protocol::Clock::time_point::max());
     return {"time-limit",
             fmt::format("no answer after {:g} s of real time: a loop that never waits on a "
-                        "simulated operation, or a handler that blocks? (virtual time only moves "
-                        "when every actor waits)",
+                        "simulated operation, one whose calls all fail or end at once, or a wait "
+                        "on real time (a sleep, a lock, another thread)? Virtual time only moves "
+                        "when every actor waits on the cluster",
                         real_seconds_)};
   }
   // The program closed its pipe: it died, or exited in the middle of the run.

@@ -69,7 +69,14 @@ void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
                            const std::string& outstanding) {
   const sim::Time now = sim.now();
   if (outcome.failure) {
-    sim.violations().add(outcome.failure->first, outcome.failure->second, now);
+    // Out of real time: where virtual time stood, and what each device did last.
+    const bool stuck = outcome.failure->first == "time-limit";
+    sim.violations().add(outcome.failure->first,
+                         stuck ? fmt::format("{}\n  virtual time stood at {:g} ms:{}",
+                                             outcome.failure->second, sim::to_ms(now),
+                                             last_operations(sim))
+                               : outcome.failure->second,
+                         now);
     return;
   }
   if (outcome.thrown) {
@@ -93,7 +100,8 @@ void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
           "deadlock",
           fmt::format("nothing is running or scheduled and train has not "
                       "returned, so something waits for an event that cannot happen (a channel "
-                      "nobody sends on, a coroutine nobody resumes).{}{}",
+                      "nobody sends on, a coroutine nobody resumes, or anything outside "
+                      "simulated time: a real timer, another thread).{}{}",
                       last_operations(sim),
                       outstanding.empty() ? "" : "\n  outstanding: " + outstanding),
           now);
