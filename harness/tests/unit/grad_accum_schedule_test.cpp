@@ -2,6 +2,7 @@
 // full speed with validation alongside (no Asio, no simulator), and the oracle's decision.
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -76,6 +77,25 @@ BOOST_AUTO_TEST_CASE(early_stopping_decides_as_the_brief_says) {
   // ... but not lower than check 6 by more than min_delta: check 6 stays the best.
   BOOST_TEST(d.losses[5] - d.losses[6] <= 0.01);
   BOOST_TEST(oracle(*find_scenario("no-early-stop")).decision.stop_check == 12);
+}
+
+BOOST_AUTO_TEST_CASE(on_other_data_the_best_is_measured_against_the_best_not_the_last) {
+  const Scenario& s = *find_scenario("other-data");
+  const Decision d = oracle(s).decision;
+  BOOST_TEST(d.stop_check == 10);
+  BOOST_TEST(d.best_check == 7);
+  // Check 6 is lower than check 5 by less than min_delta, so check 5 stays the best; check 7 is
+  // lower than check 5 by more, though not than check 6.
+  BOOST_TEST(d.losses[4] - d.losses[5] < s.min_delta);
+  BOOST_TEST(d.losses[4] - d.losses[6] > s.min_delta);
+  BOOST_TEST(d.losses[5] - d.losses[6] < s.min_delta);
+  // Check 8 is the lowest of all, and still not the result.
+  BOOST_TEST(*std::min_element(d.losses.begin(), d.losses.end()) == d.losses[7]);
+  // At full speed the decision lands while a step's gradients are being computed.
+  const double step = best_split(s.worker_ms, s.micro_batches) + s.optimizer_ms;
+  const double decided = d.stop_check * s.validate_every * step + s.validate_ms;
+  BOOST_TEST(decided == 1530);
+  BOOST_TEST(std::fmod(decided, step) < best_split(s.worker_ms, s.micro_batches));
 }
 
 BOOST_AUTO_TEST_CASE(every_scenario_states_the_schedule_found_here_and_a_bound_below_it) {
