@@ -180,7 +180,7 @@ void verdict_table(const grade::Report& report, Out out) {
                  "<table class=\"verdicts\">\n<thead><tr><th>scenario</th><th>verdict</th>"
                  "<th class=\"number\">speedup</th><th class=\"number\">makespan</th>"
                  "<th class=\"number\">baseline</th><th class=\"number\">bound</th>"
-                 "<th class=\"number\">optimum</th></tr></thead>\n<tbody>\n");
+                 "<th class=\"number\">best known</th></tr></thead>\n<tbody>\n");
   for (std::size_t i = 0; i < report.scenarios.size(); ++i) {
     const grade::ScenarioResult& r = report.scenarios[i];
     const char* tier = grade::tier_name(r.verdict);
@@ -285,8 +285,8 @@ void timeline(const grade::ScenarioResult& r, std::size_t index, const KindColou
   }
   mark(out, "bound", x(r.bound_ms), bottom, 0, false, "bound " + ms(r.bound_ms),
        "bound: " + ms(r.bound_ms) + " ms, a proven lower bound");
-  mark(out, "optimum", x(r.optimum_ms), bottom, 1, false, "optimum " + ms(r.optimum_ms),
-       "optimum: " + ms(r.optimum_ms) + " ms, the best known makespan");
+  mark(out, "optimum", x(r.optimum_ms), bottom, 1, false, "best known " + ms(r.optimum_ms),
+       "best known: " + ms(r.optimum_ms) + " ms, the best makespan known");
   // Each violation at its moment: the list below links here.
   for (std::size_t k = 0; k < r.violations.size(); ++k) {
     const grade::ViolationEntry& v = r.violations[k];
@@ -320,7 +320,7 @@ void legend(const grade::ScenarioResult& r, const KindColours& colours, Out out)
                    colours.of(kind), html_escape(kind));
   }
   fmt::format_to(out,
-                 "<li>dashed green: bound</li><li>dotted blue: optimum</li><li>black: "
+                 "<li>dashed green: bound</li><li>dotted blue: best known</li><li>black: "
                  "makespan</li><li>red: a violation</li>\n</ul>\n");
 }
 
@@ -339,7 +339,7 @@ void scenario(const grade::ScenarioResult& r, std::size_t index, const KindColou
                    "{:.1f}%)</dd>\n",
                    ms(r.makespan_ms), ms(r.baseline_ms), ms(r.bound_ms), 100 * r.efficiency);
   }
-  fmt::format_to(out, "<dt>bound</dt><dd>{}</dd>\n<dt>optimum</dt><dd>{}</dd>\n",
+  fmt::format_to(out, "<dt>bound</dt><dd>{}</dd>\n<dt>best known</dt><dd>{}</dd>\n",
                  html_escape(r.bound_derivation), html_escape(r.optimum_note));
   for (const grade::Figure& f : r.figures) {
     fmt::format_to(out, "<dt>{}</dt><dd>{:g}{}{}</dd>\n", html_escape(f.name),

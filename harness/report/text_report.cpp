@@ -54,7 +54,8 @@ std::string verdict_line(const grade::ScenarioResult& r) {
                       : "FAIL: the run did not complete (see violations)";
   }
   return fmt::format(
-      "{}: correct, speedup {:.2f}x; pass needs {:.2f}x, optimal {:.2f}x (within 2% of {:g} ms)",
+      "{}: correct, speedup {:.2f}x; pass needs {:.2f}x, optimal {:.2f}x (within 2% of the best "
+      "known, {:g} ms)",
       upper(grade::tier_name(r.verdict)), r.speedup, r.pass_speedup, r.optimal_speedup,
       r.optimum_ms);
 }
@@ -67,7 +68,7 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
                "  makespan    {:g} ms   baseline {:g} ms   bound {:g} ms   efficiency {:.1f}%\n",
                r.makespan_ms, r.baseline_ms, r.bound_ms, 100 * r.efficiency);
     fmt::print(out, "  bound       {}\n", r.bound_derivation);
-    fmt::print(out, "  optimum     {}\n", r.optimum_note);
+    fmt::print(out, "  best known  {}\n", r.optimum_note);
   }
   std::vector<std::string> parts;
   for (const auto& m : r.peak_memory) {
