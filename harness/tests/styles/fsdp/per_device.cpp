@@ -80,8 +80,10 @@ awaitable<void> train(fsdp::Rank& rank) {
           asio::co_spawn(ex, compute(), asio::deferred),
           asio::co_spawn(ex, reducer(), asio::deferred))
           .async_wait(asio::experimental::wait_for_one_error(), use_awaitable);
-  for (const std::exception_ptr& e : {e1, e2, e3, e4}) {
-    if (e) std::rethrow_exception(e);
+  // The first to fail, in completion order (the others were cancelled because of it).
+  const std::exception_ptr errors[] = {e1, e2, e3, e4};
+  for (std::size_t i : order) {
+    if (errors[i]) std::rethrow_exception(errors[i]);
   }
   co_await rank.async_optimizer_step(use_awaitable);
 }
