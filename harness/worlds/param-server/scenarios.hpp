@@ -1,4 +1,4 @@
-// The parameter-server scenarios, with their baseline, lower bound and reachable optimum.
+// The parameter-server scenarios, with their baseline, lower bound and best known makespan.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +23,9 @@ struct Scenario {
   std::uint64_t seed = 1;
   // The data's noise floor is about 0.0017 (the loss at the start about 0.44).
   double target_loss = 0.0025;
-  // The best schedule known (an independent simulation in the unit tests checks it).
+  // The best known makespan: the best schedule of the search over schedule families in the unit
+  // tests (an independent simulation). Optimal only where it meets the lower bound, and the note
+  // says which.
   double optimum_ms = 0;
   std::string optimum_note;
 
