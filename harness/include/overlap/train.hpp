@@ -5,8 +5,8 @@
 // overlap::ExerciseApi). The grader starts it once per run (once per rank in SPMD worlds) and
 // waits for it to return: the makespan ends there. What it leaves behind (a detached coroutine,
 // an operation not awaited) is still simulated and checked: any operation running past the
-// return, or started after it, is `unfinished-work`. A wrong signature, a missing OVERLAP_TRAIN line or a second one is a
-// compile error that says so.
+// return, or started after it, is `unfinished-work`. A wrong signature, a missing OVERLAP_TRAIN
+// line or a second one is a compile error that says so.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>

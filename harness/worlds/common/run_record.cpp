@@ -71,12 +71,12 @@ void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
   if (outcome.failure) {
     // Out of real time: where virtual time stood, and what each device did last.
     const bool stuck = outcome.failure->first == "time-limit";
-    sim.violations().add(outcome.failure->first,
-                         stuck ? fmt::format("{}\n  virtual time stood at {:g} ms:{}",
-                                             outcome.failure->second, sim::to_ms(now),
-                                             last_operations(sim))
-                               : outcome.failure->second,
-                         now);
+    sim.violations().add(
+        outcome.failure->first,
+        stuck ? fmt::format("{}\n  virtual time stood at {:g} ms:{}", outcome.failure->second,
+                            sim::to_ms(now), last_operations(sim))
+              : outcome.failure->second,
+        now);
     return;
   }
   if (outcome.thrown) {
