@@ -28,6 +28,9 @@ struct OpRecord {
   OpStatus status = OpStatus::running;
 
   std::string describe() const;  // "forward(step 0, mb 3)"
+  // Whether it was still running after instant t (or never ended).
+  bool runs_past(Time t) const { return status == OpStatus::running || end > t; }
+  std::string until() const;  // "until 40 ms", or "and never ended"
 };
 
 struct Timeline {

@@ -12,7 +12,6 @@
 #include <map>
 #include <optional>
 #include <overlap/handler.hpp>
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -70,31 +69,31 @@ class Handles {
   // or an earlier call consumed it) is a BadHandle.
   const T* find(std::int64_t handle, const char* what) const {
     if (handle == 0) return nullptr;
-    auto it = objects_.find(handle);
-    if (it == objects_.end()) throw_unknown(handle, what);
-    return &it->second;
+    return &*live(objects_, handle, what);
   }
   // The same, consumed: the call takes the object, and the handle names nothing after it.
   std::optional<T> take(std::int64_t handle, const char* what) {
     if (handle == 0) return std::nullopt;
-    auto it = objects_.find(handle);
-    if (it == objects_.end()) throw_unknown(handle, what);
-    T object = std::move(it->second);
-    objects_.erase(it);
-    consumed_.insert(handle);
-    return object;
+    return std::exchange(live(objects_, handle, what), std::nullopt);
   }
 
  private:
-  [[noreturn]] void throw_unknown(std::int64_t handle, const char* what) const {
-    const std::string h = "handle " + std::to_string(handle);
-    throw BadHandle(consumed_.contains(handle)
-                        ? h + " (" + what + ") was consumed by an earlier call: each is used once"
-                        : h + " names no " + what + ": call " + std::to_string(handle) +
-                              " made none");
+  // The entry of a live object. A consumed object's entry stays, empty: its handle is told
+  // from one never made, and taking an object allocates nothing.
+  template <typename Objects>
+  static auto& live(Objects& objects, std::int64_t handle, const char* what) {
+    auto it = objects.find(handle);
+    if (it == objects.end()) {
+      throw BadHandle("handle " + std::to_string(handle) + " names no " + what + ": call " +
+                      std::to_string(handle) + " made none");
+    }
+    if (!it->second) {
+      throw BadHandle("handle " + std::to_string(handle) + " (" + what +
+                      ") was consumed by an earlier call: each is used once");
+    }
+    return it->second;
   }
-  std::map<std::int64_t, T> objects_;
-  std::set<std::int64_t> consumed_;  // handles whose object a call took
+  std::map<std::int64_t, std::optional<T>> objects_;
 };
 
 // The calls in flight: what the world completes is queued as completion frames, in order.

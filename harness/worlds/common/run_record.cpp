@@ -47,20 +47,17 @@ void add_unfinished_work(sim::Simulator& sim, const RunOutcome& outcome) {
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const sim::OpRecord& op = ops[i];
     const bool began_after = i >= outcome.ops_at_return;
-    const bool never_ended = op.status == sim::OpStatus::running;
-    if (!began_after && !never_ended && op.end <= outcome.returned_at) continue;
+    if (!began_after && !op.runs_past(outcome.returned_at)) continue;
     const std::string& device = sim.devices()[op.device].name;
-    const std::string ending =
-        never_ended ? "and never ended" : fmt::format("until {:g} ms", sim::to_ms(op.end));
     sim.violations().add(
         "unfinished-work",
         began_after
             ? fmt::format("{}: {} began at {:g} ms, after train returned at {:g} ms, and ran {}: "
                           "work left behind (a detached coroutine, a handler still waiting?)",
-                          device, op.describe(), sim::to_ms(op.start), returned, ending)
+                          device, op.describe(), sim::to_ms(op.start), returned, op.until())
             : fmt::format("{}: {} was still running when train returned at {:g} ms, {}: wait "
                           "for it, or cancel it, before returning",
-                          device, op.describe(), returned, ending),
+                          device, op.describe(), returned, op.until()),
         began_after ? op.start : outcome.returned_at);
   }
 }

@@ -73,20 +73,18 @@ bool close(const model::Vector& a, const model::Vector& b) {
 // cancelled").
 void check_stop_ends_the_work(sim::Simulator& sim, sim::Time stopped) {
   for (const sim::OpRecord& op : sim.timeline().ops) {
-    const bool never_ended = op.status == sim::OpStatus::running;
-    if (op.end <= stopped && !never_ended) continue;
-    const std::string until =
-        never_ended ? "and never ended" : fmt::format("until {:g} ms", sim::to_ms(op.end));
+    if (!op.runs_past(stopped)) continue;
     sim.violations().add(
         "running-after-stop",
         op.start > stopped
             ? fmt::format("{}: {} began at {:g} ms, after stop() at {:g} ms, and ran {}: "
                           "nothing starts once early stopping has decided",
                           sim.devices()[op.device].name, op.describe(), sim::to_ms(op.start),
-                          sim::to_ms(stopped), until)
+                          sim::to_ms(stopped), op.until())
             : fmt::format("{}: {} ran on past stop() at {:g} ms, {}: cancel what is running "
                           "when early stopping decides",
-                          sim.devices()[op.device].name, op.describe(), sim::to_ms(stopped), until),
+                          sim.devices()[op.device].name, op.describe(), sim::to_ms(stopped),
+                          op.until()),
         std::max(op.start, stopped));
   }
 }
