@@ -6,6 +6,7 @@
 #include <boost/describe/class.hpp>
 #include <boost/describe/enum.hpp>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,15 @@ struct Figure {
 };
 BOOST_DESCRIBE_STRUCT(Figure, (), (name, value, unit))
 
+// A scenario's parameter as the report records it ("worker_ms": 10, 20.374, ...): with the
+// scenario's name, enough to see what was run; the name alone replays it.
+struct Parameter {
+  std::string name;
+  std::vector<double> values;
+  friend bool operator==(const Parameter&, const Parameter&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Parameter, (), (name, values))
+
 struct TimelineEvent {
   int device = 0;
   std::string kind;
@@ -66,8 +76,9 @@ struct ScenarioResult {
   double baseline_ms = 0;
   double bound_ms = 0;
   std::string bound_derivation;
-  double optimum_ms = 0;  // the best known makespan, that `optimal` is graded against
-  std::string optimum_note;
+  double optimum_ms = 0;     // the best known makespan, that `optimal` is graded against
+  std::string optimum_note;  // how the best known is reached: for interviewers only
+  std::vector<Parameter> parameters;
 
   // The run.
   bool finished = false;  // the submission returned
@@ -77,6 +88,9 @@ struct ScenarioResult {
   std::vector<MemoryPeak> peak_memory;
   std::vector<DeviceUse> utilisation;
   std::vector<Figure> figures;
+  // The paths of the exercise this run took ("failure-during-pull", "decision-mid-compute"):
+  // what a set of generated scenarios is checked to reach.
+  std::vector<std::string> paths_taken;
   std::vector<TimelineEvent> timeline;
   double chart_window_ms = 0;  // the terminal Gantt chart shows [0, chart_window_ms)
   std::string output;          // what the submission printed (capped, control characters escaped)
@@ -93,9 +107,10 @@ struct ScenarioResult {
 };
 BOOST_DESCRIBE_STRUCT(ScenarioResult, (),
                       (name, description, baseline_ms, bound_ms, bound_derivation, optimum_ms,
-                       optimum_note, finished, makespan_ms, violations, violations_total,
-                       peak_memory, utilisation, figures, timeline, chart_window_ms, output,
-                       correct, verdict, speedup, efficiency, pass_speedup, optimal_speedup))
+                       optimum_note, parameters, finished, makespan_ms, violations,
+                       violations_total, peak_memory, utilisation, figures, paths_taken, timeline,
+                       chart_window_ms, output, correct, verdict, speedup, efficiency, pass_speedup,
+                       optimal_speedup))
 
 // Where a verdict came from: the exact submission, the kit that judged it, and the limits.
 struct Provenance {
@@ -112,11 +127,13 @@ struct Report {
   std::string submission;  // the graded file
   std::string compiler;    // the compiler that built the submission: "clang++ 14.0.6"
   Provenance provenance;
+  std::uint64_t seed = 0;  // of the generated scenarios graded (their names say which)
   Tier verdict = Tier::fail;
   std::vector<ScenarioResult> scenarios;
   double real_seconds = 0;  // terminal report only: the JSON stays byte-identical across runs
   friend bool operator==(const Report&, const Report&) = default;
 };
-BOOST_DESCRIBE_STRUCT(Report, (), (exercise, submission, compiler, provenance, verdict, scenarios))
+BOOST_DESCRIBE_STRUCT(Report, (),
+                      (exercise, submission, compiler, provenance, seed, verdict, scenarios))
 
 }  // namespace overlap::grade

@@ -3,7 +3,9 @@
 // run_world.hpp); the grader knows nothing else of worlds.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,8 +24,12 @@ class Exercise {
   virtual ~Exercise() = default;
   virtual std::string name() const = 0;
   virtual std::vector<ScenarioInfo> scenarios() const = 0;
-  // Runs the submission program at the other end of `link` in `scenario` (a name from
-  // scenarios()) and checks it. Whatever the program does, this returns: the link's deadline
+  // The first `count` generated scenarios of `seed` (generated.hpp).
+  virtual std::vector<ScenarioInfo> generated(std::uint64_t seed, int count) const = 0;
+  // A named scenario, or a generated one by its name ("seed-7-2"); nothing for any other name.
+  virtual std::optional<ScenarioInfo> find(const std::string& name) const = 0;
+  // Runs the submission program at the other end of `link` in `scenario` (a name find()
+  // knows) and checks it. Whatever the program does, this returns: the link's deadline
   // bounds every wait. A thrown exception is the judge's own failure.
   virtual grade::ScenarioResult run(const std::string& scenario, Link& link) const = 0;
 };

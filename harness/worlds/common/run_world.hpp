@@ -1,13 +1,16 @@
 // Any world (world.hpp) as the grader's Exercise: the one way every exercise runs a scenario.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "../../protocol/frames.hpp"
 #include "exercise.hpp"
+#include "generated.hpp"
 #include "lock_step.hpp"
 #include "run_record.hpp"
 #include "scenario_list.hpp"
@@ -26,10 +29,27 @@ class WorldExercise final : public Exercise {
     return out;
   }
 
+  std::vector<ScenarioInfo> generated(std::uint64_t seed, int count) const override {
+    std::vector<ScenarioInfo> out;
+    for (int k = 0; k < count; ++k) {
+      const auto s = W::generate(seed, k);
+      out.push_back({s.name, s.description});
+    }
+    return out;
+  }
+
+  std::optional<ScenarioInfo> find(const std::string& name) const override {
+    const auto scenario = lookup(name);
+    if (!scenario) return std::nullopt;
+    return ScenarioInfo{scenario->name, scenario->description};
+  }
+
   // Build the world, serve the submission program on it, check what it left, record it all.
   // The submission gets 20 times the baseline's virtual time, and 5 million events.
   grade::ScenarioResult run(const std::string& name, Link& link) const override {
-    const auto& scenario = find(name);
+    const auto found = lookup(name);
+    if (!found) throw std::invalid_argument("no scenario named " + name);
+    const typename W::Scenario& scenario = *found;
     const ScenarioFacts facts = W::facts(scenario);
     sim::Simulator sim;
     sim.set_limits(sim::ms(20 * facts.baseline_ms), 5'000'000);
@@ -53,14 +73,18 @@ class WorldExercise final : public Exercise {
     add_unfinished_work(sim, outcome);
     if (outcome.completed()) W::check(state, sim);
     grade::ScenarioResult result = record_run(sim, outcome, facts);
+    result.parameters = W::parameters(scenario);
     W::add_figures(state, result);
     return result;
   }
 
  private:
-  static const typename W::Scenario& find(const std::string& name) {
+  static std::optional<typename W::Scenario> lookup(const std::string& name) {
     if (const auto* scenario = find_by_name(W::scenarios(), name)) return *scenario;
-    throw std::invalid_argument("no scenario named " + name);
+    if (const auto generated = parse_generated_name(name)) {
+      return W::generate(generated->seed, generated->k);
+    }
+    return std::nullopt;
   }
 };
 

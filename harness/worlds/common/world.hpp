@@ -5,7 +5,11 @@
 //   name                    the exercise's name, as in the manifest ("pipeline")
 //   operations              its API's operations, by code (wire.hpp)
 //   scenarios()             the named scenarios, default first
-//   facts(scenario)         baseline, bound and best known, with their derivations
+//   generate(seed, k)       the k-th generated scenario of a seed, named generated_name(seed, k)
+//                           (generated.hpp), drawn within the ranges the brief promises
+//   parameters(scenario)    its parameters, for the report
+//   facts(scenario)         baseline, bound and best known, with their derivations, for any
+//                           scenario, named or generated
 //   actors(scenario)        how many times train runs at once (one, or one per rank)
 //   hello(scenario, w)      the parameters the submission reads (sizes, budgets), for its client
 //   serve(state, remote, call)  applies one call of the submission (remote.hpp)
@@ -18,6 +22,7 @@
 #pragma once
 
 #include <concepts>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +44,8 @@ concept World = requires(const typename W::Scenario& scenario, typename W::State
   { W::name } -> std::convertible_to<std::string_view>;
   { W::operations[0] } -> std::convertible_to<protocol::Operation>;
   { W::scenarios() } -> std::same_as<const std::vector<typename W::Scenario>&>;
+  { W::generate(std::uint64_t{}, int{}) } -> std::same_as<typename W::Scenario>;
+  { W::parameters(scenario) } -> std::same_as<std::vector<grade::Parameter>>;
   { scenario.name } -> std::convertible_to<std::string>;
   { scenario.description } -> std::convertible_to<std::string>;
   { W::facts(scenario) } -> std::same_as<ScenarioFacts>;

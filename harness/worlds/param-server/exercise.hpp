@@ -1,6 +1,7 @@
 // The param-server world under the world contract (../common/world.hpp): what the grader runs.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,8 @@ struct Contract {
   static constexpr std::span<const protocol::Operation> operations = wire::operations;
 
   static const std::vector<Scenario>& scenarios() { return param_server::scenarios(); }
+  static Scenario generate(std::uint64_t seed, int k);
+  static std::vector<grade::Parameter> parameters(const Scenario& scenario);
   static worlds::ScenarioFacts facts(const Scenario& scenario);
   static int actors(const Scenario&) { return 1; }
   static void hello(const Scenario& scenario, protocol::Writer& w);
