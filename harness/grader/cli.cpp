@@ -25,6 +25,7 @@
 #include "../worlds/common/exercise.hpp"
 #include "build.hpp"
 #include "program.hpp"
+#include "selection.hpp"
 #include "sha256.hpp"
 
 namespace overlap::grade {
@@ -72,6 +73,11 @@ std::string scenario_names(const worlds::Exercise& exercise) {
   std::vector<std::string> names;
   for (const auto& s : exercise.scenarios()) names.push_back(s.name);
   return fmt::format("{}", fmt::join(names, ", "));
+}
+
+// How the best known is reached is for the interviewer: the candidate's reports give figures.
+void keep_figures_only(Report& report) {
+  for (ScenarioResult& r : report.scenarios) r.optimum_note.clear();
 }
 
 // The options that name a report file, each written once grading is over.
@@ -206,10 +212,18 @@ int main(int argc, char** argv) {
       ("exercise", po::value<std::string>(), "the exercise (first argument)")                   //
       ("program", po::value<std::string>(), "a built submission (its shared object) to grade")  //
       ("submission", po::value<std::string>(), "a train.cpp to build and grade")                //
-      ("scenario", po::value<std::string>(), "grade one scenario (default: all)")               //
-      ("json", po::value<std::string>(), "write the versioned JSON report to this file")        //
-      ("trace", po::value<std::string>(), "write a Chrome trace (Perfetto) to this file")       //
-      ("html", po::value<std::string>(), "write a self-contained HTML report to this file")     //
+      ("scenario", po::value<std::string>(),
+       "grade one scenario (a name, or seed-S-k), or 'named' or 'generated' (default: both)")  //
+      ("seed", po::value<std::uint64_t>(),
+       "the seed of the generated scenarios (default: the public seed 1)")  //
+      ("generated", po::value<int>()->default_value(worlds::kDefaultGenerated),
+       "how many generated scenarios to grade")  //
+      ("replay", po::value<std::string>(),
+       "grade exactly the scenarios of this JSON report (its seed and names)")                 //
+      ("interviewer", "show how each best known makespan is reached (not for the candidate)")  //
+      ("json", po::value<std::string>(), "write the versioned JSON report to this file")       //
+      ("trace", po::value<std::string>(), "write a Chrome trace (Perfetto) to this file")      //
+      ("html", po::value<std::string>(), "write a self-contained HTML report to this file")    //
       ("time-limit", po::value<double>()->default_value(10),
        "real seconds a scenario may take before it fails")                                        //
       ("submission-name", po::value<std::string>(), "the graded file, as the report names it")    //
@@ -224,9 +238,10 @@ int main(int argc, char** argv) {
     po::notify(args);
   } catch (const po::error& e) {
     fmt::print(stderr,
-               "overlap: {}; valid options: --scenario NAME, --program FILE, --json FILE, "
-               "--trace FILE, --html FILE, --time-limit SECONDS, --submission-name NAME, "
-               "--source FILE, --gdb\n",
+               "overlap: {}; valid options: --scenario NAME, --seed S, --generated N, "
+               "--replay FILE, --interviewer, --program FILE, --json FILE, --trace FILE, "
+               "--html FILE, --time-limit SECONDS, --submission-name NAME, --source FILE, "
+               "--gdb\n",
                e.what());
     return kUsage;
   }
@@ -243,7 +258,8 @@ int main(int argc, char** argv) {
   if (args.count("help")) {
     std::cout << "usage: overlap-judge " << exercise.name() << " --program FILE [options]\n"
               << options;
-    fmt::print("scenarios: {}\n", scenario_names(exercise));
+    fmt::print("scenarios: {}, and seed-S-k, the k-th generated scenario of seed S\n",
+               scenario_names(exercise));
     return 0;
   }
   if (args.count("program") == args.count("submission")) {
@@ -252,16 +268,29 @@ int main(int argc, char** argv) {
                "FILE (a submission already built: its shared object)\n");
     return kUsage;
   }
-  std::vector<worlds::ScenarioInfo> selected = exercise.scenarios();
-  if (args.count("scenario")) {
-    const std::string wanted = args["scenario"].as<std::string>();
-    std::erase_if(selected, [&](const worlds::ScenarioInfo& s) { return s.name != wanted; });
-    if (selected.empty()) {
-      fmt::print(stderr, "overlap: unknown scenario '{}' for {}; valid scenarios: {}\n", wanted,
-                 exercise.name(), scenario_names(exercise));
-      return kUsage;
-    }
+  if (args.count("replay") &&
+      (args.count("scenario") || args.count("seed") || !args["generated"].defaulted())) {
+    fmt::print(stderr,
+               "overlap: --replay grades the scenarios of its report: give no --scenario, "
+               "--seed or --generated with it\n");
+    return kUsage;
   }
+  SelectionRequest request;
+  if (args.count("scenario")) request.scenario = args["scenario"].as<std::string>();
+  if (args.count("seed")) request.seed = args["seed"].as<std::uint64_t>();
+  request.generated = args["generated"].as<int>();
+  if (args.count("replay")) request.replay = args["replay"].as<std::string>();
+  Selection selection;
+  try {
+    selection = select_scenarios(exercise, request);
+  } catch (const UsageError& e) {
+    fmt::print(stderr, "overlap: {}\n", e.what());
+    return kUsage;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "overlap: grader error: cannot draw the scenarios: {}\n", e.what());
+    return kGraderError;
+  }
+  const std::vector<worlds::ScenarioInfo>& selected = selection.scenarios;
   // Real seconds: an hour is far past any honest run, and the launcher's CPU limit is set from it.
   const double time_limit = args["time-limit"].as<double>();
   if (!(time_limit > 0 && time_limit <= kMaxTimeLimit)) {
@@ -330,6 +359,7 @@ int main(int argc, char** argv) {
   report.compiler = OVERLAP_COMPILER;
   if (args.count("source")) source = args["source"].as<std::string>();
   report.provenance = provenance(source, time_limit);
+  report.seed = selection.seed;
   for (const worlds::ScenarioInfo& scenario : selected) {
     ScenarioResult result;
     try {
@@ -342,6 +372,7 @@ int main(int argc, char** argv) {
     report.scenarios.push_back(std::move(result));
   }
   report.verdict = overall(report.scenarios);
+  if (!args.count("interviewer")) keep_figures_only(report);
   report.real_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 

@@ -171,8 +171,9 @@ void header(const grade::Report& report, Out out) {
                  p.submission_sha256.empty() ? "unknown" : html_escape(p.submission_sha256));
   fmt::format_to(out, "<dt>kit</dt><dd><code>{}</code>{}</dd>\n", html_escape(p.kit_commit),
                  p.kit_modified ? " (modified)" : "");
-  fmt::format_to(out, "<dt>time limit</dt><dd>{:g} s a scenario</dd>\n</dl>\n</header>\n",
-                 p.time_limit_s);
+  fmt::format_to(out, "<dt>time limit</dt><dd>{:g} s a scenario</dd>\n", p.time_limit_s);
+  fmt::format_to(out, "<dt>seed</dt><dd class=\"seed\">{}</dd>\n</dl>\n</header>\n",
+                 report.seed);
 }
 
 void verdict_table(const grade::Report& report, Out out) {
@@ -339,8 +340,10 @@ void scenario(const grade::ScenarioResult& r, std::size_t index, const KindColou
                    "{:.1f}%)</dd>\n",
                    ms(r.makespan_ms), ms(r.baseline_ms), ms(r.bound_ms), 100 * r.efficiency);
   }
-  fmt::format_to(out, "<dt>bound</dt><dd>{}</dd>\n<dt>best known</dt><dd>{}</dd>\n",
-                 html_escape(r.bound_derivation), html_escape(r.optimum_note));
+  fmt::format_to(out, "<dt>bound</dt><dd>{}</dd>\n", html_escape(r.bound_derivation));
+  if (!r.optimum_note.empty()) {
+    fmt::format_to(out, "<dt>best known</dt><dd>{}</dd>\n", html_escape(r.optimum_note));
+  }
   for (const grade::Figure& f : r.figures) {
     fmt::format_to(out, "<dt>{}</dt><dd>{:g}{}{}</dd>\n", html_escape(f.name),
                    std::round(f.value * 1000) / 1000, f.unit.empty() ? "" : " ",

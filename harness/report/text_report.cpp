@@ -68,7 +68,7 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
                "  makespan    {:g} ms   baseline {:g} ms   bound {:g} ms   efficiency {:.1f}%\n",
                r.makespan_ms, r.baseline_ms, r.bound_ms, 100 * r.efficiency);
     fmt::print(out, "  bound       {}\n", r.bound_derivation);
-    fmt::print(out, "  best known  {}\n", r.optimum_note);
+    if (!r.optimum_note.empty()) fmt::print(out, "  best known  {}\n", r.optimum_note);
   }
   std::vector<std::string> parts;
   for (const auto& m : r.peak_memory) {
@@ -137,9 +137,10 @@ void print_text(const grade::Report& report, std::ostream& out) {
   fmt::print(out, "overlap: grading {} ({}, built with {})\n", report.exercise, report.submission,
              report.compiler);
   const grade::Provenance& p = report.provenance;
-  fmt::print(out, "  sha256 {}, kit {}{}, time limit {:g} s a scenario\n",
+  fmt::print(out, "  sha256 {}, kit {}{}, time limit {:g} s a scenario, seed {}\n",
              p.submission_sha256.empty() ? "unknown" : p.submission_sha256.substr(0, 16),
-             p.kit_commit.substr(0, 12), p.kit_modified ? " (modified)" : "", p.time_limit_s);
+             p.kit_commit.substr(0, 12), p.kit_modified ? " (modified)" : "", p.time_limit_s,
+             report.seed);
   for (const auto& r : report.scenarios) print_scenario(r, out);
   std::vector<std::string> parts;
   for (const auto& r : report.scenarios) {

@@ -3,17 +3,22 @@
 #   cmake -DJUDGE=<exe> -DWORLD=<exercise> -DPROGRAM=<exe> -DSUBMISSION=<name> -DSOURCE=<file>
 #         -DWORK=<dir> -DEXIT=<code> [-DARGS="--opt value ..."] [-DVERDICT=<tier>]
 #         [-DCORRECT=ON|OFF] [-DKINDS=k1,k2] [-DMAKESPANS=name=ms,...] [-DSPEEDUP=<x>]
-#         [-DOUTPUT_MATCHES=<regex>] -P expect_grade.cmake
-# VERDICT, CORRECT and SPEEDUP must hold in every scenario graded. KINDS is the exact set of
+#         [-DOUTPUT_MATCHES=<regex>] [-DGENERATED=ON] -P expect_grade.cmake
+# The named scenarios are graded, and with GENERATED the default generated set too (as
+# `overlap grade` does), unless ARGS chooses. VERDICT, CORRECT and SPEEDUP must hold in every
+# scenario graded. KINDS is the exact set of
 # violation kinds every scenario graded reports (KINDS= for none). MAKESPANS pins makespans
 # exactly (virtual time): every pin must name a scenario graded, and when the run grades every
-# scenario (no --scenario in ARGS), every scenario must be pinned.
+# named scenario (no --scenario in ARGS), every named one must be pinned.
 cmake_minimum_required(VERSION 3.25)
 
 set(json "${WORK}/report.json")
 file(MAKE_DIRECTORY "${WORK}")
 file(REMOVE "${json}")
 separate_arguments(args UNIX_COMMAND "${ARGS}")
+if(NOT GENERATED AND NOT ARGS MATCHES "--(scenario|seed|generated|replay)")
+  list(APPEND args --generated 0)
+endif()
 set(COMMAND "${JUDGE}" "${WORLD}" --program "${PROGRAM}" --submission-name "${SUBMISSION}"
             --source "${SOURCE}"
             ${args} --json "${json}")
@@ -60,7 +65,8 @@ foreach(i RANGE ${last})
       endif()
     endif()
   endforeach()
-  if(DEFINED MAKESPANS AND NOT pinned AND NOT ARGS MATCHES "--scenario")
+  if(DEFINED MAKESPANS AND NOT pinned AND NOT ARGS MATCHES "--scenario" AND
+     NOT name MATCHES "^seed-")
     message(FATAL_ERROR "${name}: no makespan pinned (makespan ${makespan} ms)")
   endif()
   if(DEFINED KINDS)

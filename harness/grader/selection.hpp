@@ -1,0 +1,39 @@
+// Which scenarios a grade runs: the named ones and the generated set of a seed, one scenario or
+// one set of them, or exactly those of an earlier JSON report (a replay).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "../worlds/common/exercise.hpp"
+#include "../worlds/common/generated.hpp"
+
+namespace overlap::grade {
+
+struct SelectionRequest {
+  std::optional<std::string> scenario;  // a name, "named" or "generated"; all when absent
+  std::uint64_t seed = worlds::kPublicSeed;
+  int generated = worlds::kDefaultGenerated;  // how many of the seed's scenarios
+  std::optional<std::string> replay;          // a JSON report whose scenarios to grade again
+};
+
+struct Selection {
+  std::uint64_t seed = 0;
+  std::vector<worlds::ScenarioInfo> scenarios;
+};
+
+// A request the user must correct; the message says how.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+inline constexpr int kMaxGenerated = 1000;
+
+// Throws UsageError for a request that names nothing gradable; any other exception is the
+// judge's own failure (a world that cannot generate its scenarios).
+Selection select_scenarios(const worlds::Exercise& exercise, const SelectionRequest& request);
+
+}  // namespace overlap::grade
