@@ -2,3 +2,7 @@
 # starter in every scenario (simulated milliseconds, exact).
 set(solution_makespans default=400,comm-bound=760,compute-bound=760,straggler-rank=580,eight-ranks=460)
 set(starter_makespans default=1060,comm-bound=1640,compute-bound=1420,straggler-rank=1240,eight-ranks=1138.337)
+# The paths the reference's runs take between them over generated scenarios (paths_taken).
+set(generated_paths comm-bound,compute-bound,straggler-rank,uneven-layers,one-param-buffer,one-grad-buffer)
+# Simpler designs: correct everywhere, below optimal on some generated scenario.
+set(designs lock_step)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "../../core/time.hpp"
 #include "../common/scenario_list.hpp"
 
 namespace overlap::fsdp {
@@ -62,16 +63,16 @@ std::vector<Scenario> make_scenarios() {
   return all;
 }
 
-double slowest_forward(const Scenario& s) {
-  double t = 0;
-  for (int r = 0; r < s.ranks; ++r) t = std::max(t, s.forward_on(r));
-  return t;
-}
+// Sums of layer times, in whole microseconds: the simulator's own arithmetic, so a figure equals
+// a run's makespan exactly.
+sim::Time us(double ms) { return sim::ms(ms); }
 
-double slowest_backward(const Scenario& s) {
-  double t = 0;
-  for (int r = 0; r < s.ranks; ++r) t = std::max(t, s.backward_on(r));
-  return t;
+// The sum of the n smallest of `times`.
+sim::Time smallest(std::vector<sim::Time> times, int n) {
+  std::sort(times.begin(), times.end());
+  sim::Time sum = 0;
+  for (int i = 0; i < n && i < static_cast<int>(times.size()); ++i) sum += times[i];
+  return sum;
 }
 
 }  // namespace
@@ -85,47 +86,102 @@ const Scenario* find_scenario(const std::string& name) {
   return worlds::find_by_name(scenarios(), name);
 }
 
+bool Scenario::uneven() const {
+  for (int l = 1; l < layers; ++l) {
+    if (size(l) != size(0)) return true;
+  }
+  return false;
+}
+
 double baseline_ms(const Scenario& s) {
   // In lockstep: a collective completes when the slowest rank has issued it.
-  const double f = slowest_forward(s), b = slowest_backward(s), L = s.layers;
-  const double gather = s.copy_ms + s.all_gather_ms;
-  return L * (gather + f) + (L - 1) * gather + L * (b + s.reduce_scatter_ms);
+  const int slow = s.slowest_rank();
+  sim::Time t = 0;
+  for (int l = 0; l < s.layers; ++l) {
+    const sim::Time gather = us(s.copy(l)) + us(s.all_gather(l));
+    t += gather + us(s.forward_on(slow, l)) + us(s.backward_on(slow, l)) + us(s.reduce_scatter(l));
+    if (l + 1 < s.layers) t += gather;  // gathered again for its backward
+  }
+  return sim::to_ms(t);
 }
 
 Bound lower_bound(const Scenario& s) {
-  const double f = slowest_forward(s), b = slowest_backward(s), L = s.layers;
-  const double copy = s.copy_ms, ag = s.all_gather_ms, rs = s.reduce_scatter_ms;
-  // The last forward ends no earlier than any of: one copy and gather then every forward; every
-  // gather (one at a time) after the first copy, then one forward; every copy, then one gather
-  // and one forward.
-  const double forwards_end = std::max({copy + ag + L * f, copy + L * ag + f, L * copy + ag + f});
+  const int L = s.layers, slow = s.slowest_rank();
+  // At the end of the last forward, every layer gathered only once is held (its backward is
+  // still to come): at most `param_buffers` of them, so the others are gathered, and copied,
+  // twice.
+  const int kept = std::min(s.param_buffers, L);
+  std::vector<sim::Time> copy(L), ag(L), f(L), b(L), rs(L);
+  for (int l = 0; l < L; ++l) {
+    copy[l] = us(s.copy(l)), ag[l] = us(s.all_gather(l)), rs[l] = us(s.reduce_scatter(l));
+    f[l] = us(s.forward_on(slow, l)), b[l] = us(s.backward_on(slow, l));
+  }
+  auto sum = [](const std::vector<sim::Time>& v) {
+    sim::Time t = 0;
+    for (sim::Time x : v) t += x;
+    return t;
+  };
+  const sim::Time first_copy = *std::min_element(copy.begin(), copy.end());
+  const sim::Time shortest_gather = *std::min_element(ag.begin(), ag.end());
+  // Once the last of the first copies ends (of some layer l), l's gather and forwards l .. L-1.
+  sim::Time after_copies = ag[L - 1] + f[L - 1];
+  for (int l = L - 1, tail = 0; l >= 0; --l) {
+    tail += f[l];
+    after_copies = std::min(after_copies, ag[l] + tail);
+  }
+  // The last forward ends no earlier than any of: layer 0's copy and gather, then every forward;
+  // every layer's gather (one at a time) after a first copy, then the last forward; every
+  // layer's copy, then a gather and the forwards after it.
+  const sim::Time forwards_end = std::max(
+      {copy[0] + ag[0] + sum(f), first_copy + sum(ag) + f[L - 1], sum(copy) + after_copies});
+  const sim::Time gathers = sum(ag) + smallest(ag, L - kept);
+  const sim::Time copies = sum(copy) + smallest(copy, L - kept);
+  const sim::Time last = b[0] + rs[0];  // after the last gather: layer 0's backward and reduce
+  const std::string twice = fmt::format(
+      "every layer once and all but the {} that can stay gathered through the turn "
+      "again",
+      kept);
   struct Stream {
-    const char* name;
-    double ms;
+    std::string name;
+    sim::Time t;
     std::string how;
   };
-  const std::vector<Stream> streams = {
-      {"compute", forwards_end + L * b + rs,
+  std::vector<Stream> streams = {
+      {"compute", forwards_end + sum(b) + rs[0],
        fmt::format("the forwards end no earlier than {:g} ms, then {} backwards ({:g} ms) and "
-                   "the last reduce-scatter ({:g} ms)",
-                   forwards_end, s.layers, L * b, rs)},
-      {"reduce-scatter", forwards_end + b + L * rs,
+                   "layer 0's reduce-scatter ({:g} ms)",
+                   sim::to_ms(forwards_end), L, sim::to_ms(sum(b)), sim::to_ms(rs[0]))},
+      {"reduce-scatter", forwards_end + b[L - 1] + sum(rs),
        fmt::format("nothing to reduce before the forwards end ({:g} ms) and the first backward "
                    "({:g} ms), then {} reduce-scatters one at a time ({:g} ms)",
-                   forwards_end, b, s.layers, L * rs)},
-      {"all-gather", copy + (2 * L - 1) * ag + b + rs,
-       fmt::format("the first copy ({:g} ms), {} gathers one at a time ({:g} ms), then the "
-                   "first layer's backward and reduce-scatter ({:g} ms)",
-                   copy, 2 * s.layers - 1, (2 * L - 1) * ag, b + rs)},
-      {"copy", (2 * L - 1) * copy + ag + b + rs,
-       fmt::format("{} copies one at a time ({:g} ms), then the first layer's gather, backward "
-                   "and reduce-scatter ({:g} ms)",
-                   2 * s.layers - 1, (2 * L - 1) * copy, ag + b + rs)},
+                   sim::to_ms(forwards_end), sim::to_ms(b[L - 1]), L, sim::to_ms(sum(rs)))},
+      {"all-gather", first_copy + gathers + last,
+       fmt::format("a first copy ({:g} ms), {} gathers one at a time ({}: {:g} ms), then "
+                   "layer 0's backward and reduce-scatter ({:g} ms)",
+                   sim::to_ms(first_copy), 2 * L - kept, twice, sim::to_ms(gathers),
+                   sim::to_ms(last))},
+      {"copy", copies + shortest_gather + last,
+       fmt::format("{} copies one at a time ({}: {:g} ms), then a gather ({:g} ms), layer 0's "
+                   "backward and reduce-scatter ({:g} ms)",
+                   2 * L - kept, twice, sim::to_ms(copies), sim::to_ms(shortest_gather),
+                   sim::to_ms(last))},
   };
+  if (s.param_buffers == 1) {
+    // With one buffer, a gather holds it from its issue and a forward or backward needs its
+    // own layer's: no gather overlaps any compute.
+    streams.push_back(
+        {"compute and all-gather together", first_copy + gathers + sum(f) + sum(b) + rs[0],
+         fmt::format("with one parameter buffer no gather overlaps a forward or backward: a "
+                     "first copy ({:g} ms), {} gathers ({:g} ms), every forward and backward "
+                     "({:g} ms), then layer 0's reduce-scatter ({:g} ms)",
+                     sim::to_ms(first_copy), 2 * L - 1, sim::to_ms(gathers),
+                     sim::to_ms(sum(f) + sum(b)), sim::to_ms(rs[0]))});
+  }
   const Stream& busiest = *std::max_element(
-      streams.begin(), streams.end(), [](const Stream& a, const Stream& c) { return a.ms < c.ms; });
-  return {busiest.ms, fmt::format("{} stream{}: {}", busiest.name,
-                                  s.slow_rank >= 0 ? " of the slowest rank" : "", busiest.how)};
+      streams.begin(), streams.end(), [](const Stream& a, const Stream& c) { return a.t < c.t; });
+  return {sim::to_ms(busiest.t),
+          fmt::format("{}{}: {}", busiest.name, s.slow_rank >= 0 ? " of the slowest rank" : "",
+                      busiest.how)};
 }
 
 }  // namespace overlap::fsdp

@@ -67,7 +67,7 @@ void World::start_copy_in(int r, int layer, Handler<> handler) {
   }
   RankState& rs = ranks_[r];
   Op::start(sim_, *rs.copy, {"copy_in", fmt::format("layer {}", layer), 'c'},
-            sim::ms(scenario_.copy_ms), std::move(handler), {}, sim::Cancellable::no,
+            sim::ms(scenario_.copy(layer)), std::move(handler), {}, sim::Cancellable::no,
             [&rs, layer](sim::OpStatus) { rs.layers[layer].copied = true; });
 }
 
@@ -122,7 +122,8 @@ void World::start_collective(int r, Kind kind, int layer, Handler<> handler) {
     rs.params->charge(1, fmt::format("rank {}: all_gather(layer {})", r, layer), sim_.now());
   }
   if (static_cast<int>(group.waiting.size()) == scenario_.ranks) {
-    const double ms = kind == kAllGather ? scenario_.all_gather_ms : scenario_.reduce_scatter_ms;
+    const double ms =
+        kind == kAllGather ? scenario_.all_gather(layer) : scenario_.reduce_scatter(layer);
     sim_.schedule(sim_.now() + sim::ms(ms), [this, kind, k] { complete(kind, k); });
   }
 }
@@ -193,7 +194,7 @@ void World::start_forward(int r, int layer, Handler<> handler) {
         model::loss_gradient(ls.output, model::targets(scenario_.seed, r), scenario_.ranks);
   }
   Op::start(sim_, *rs.compute, {"forward", fmt::format("layer {}", layer), 'F'},
-            sim::ms(scenario_.forward_on(r)), std::move(handler), {}, sim::Cancellable::no,
+            sim::ms(scenario_.forward_on(r, layer)), std::move(handler), {}, sim::Cancellable::no,
             [&ls](sim::OpStatus) { --ls.users; });
 }
 
@@ -218,7 +219,7 @@ void World::start_backward(int r, int layer, Handler<> handler) {
                                 layer + 1 == scenario_.layers, ls.gradient);
   rs.grads->charge(1, fmt::format("rank {}: backward(layer {})", r, layer), sim_.now());
   Op::start(sim_, *rs.compute, {"backward", fmt::format("layer {}", layer), 'B'},
-            sim::ms(scenario_.backward_on(r)), std::move(handler), {}, sim::Cancellable::no,
+            sim::ms(scenario_.backward_on(r, layer)), std::move(handler), {}, sim::Cancellable::no,
             [&ls](sim::OpStatus) {
               --ls.users;
               ls.gradient_ready = true;
