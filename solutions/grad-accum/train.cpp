@@ -6,7 +6,8 @@
 //  - Every gradient of step s is computed on the weights of step s: the next step's work starts
 //    only after the optimizer step, so accumulation stays exact.
 //  - Validation is overlapped: a snapshot (a copy in one of the slots) goes to a queue that the
-//    validators drain, while training carries on. Training waits only when every slot is full.
+//    validators drain, while training carries on. When every slot is full, the next step's
+//    gradients are still computed; only its optimizer step waits for the snapshot.
 //  - Results can arrive out of order; the decider consumes them in check order, as early
 //    stopping requires, and restores the best check (the last one that improved by more than
 //    min_delta, not simply the lowest loss).
@@ -77,13 +78,25 @@ awaitable<void> train(ga::Trainer& t) {
   Channel<ga::Snapshot> queue(executor, checks);  // snapshots waiting for a validator
   Channel<ga::Checkpoint> results(executor, checks);
 
+  // The check's snapshot, once a slot is free. The weights stay those of the check's step until
+  // it is taken: the next optimizer step waits for it.
+  auto take_snapshot = [&]() -> awaitable<void> {
+    co_await slots.async_send(error_code{}, use_awaitable);  // a free slot, or wait
+    co_await queue.async_send(error_code{}, t.snapshot(), use_awaitable);
+  };
+
   auto training = [&]() -> awaitable<void> {
+    std::vector<ga::Gradient> gradients = co_await gradients_of(t, 0);
     for (int step = 0; step < t.max_steps(); ++step) {
-      std::vector<ga::Gradient> gradients = co_await gradients_of(t, step);
       co_await t.async_apply(std::move(gradients), use_awaitable);
-      if (t.step() % every == 0) {
-        co_await slots.async_send(error_code{}, use_awaitable);  // a free slot, or wait
-        co_await queue.async_send(error_code{}, t.snapshot(), use_awaitable);
+      const bool check = t.step() % every == 0;
+      if (step + 1 == t.max_steps()) {
+        if (check) co_await take_snapshot();
+      } else if (check) {
+        // The next step's gradients need only these weights: computed while the snapshot waits.
+        gradients = co_await (gradients_of(t, step + 1) && take_snapshot());
+      } else {
+        gradients = co_await gradients_of(t, step + 1);
       }
     }
   };

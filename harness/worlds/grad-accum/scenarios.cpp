@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "../../core/time.hpp"
 #include "../common/scenario_list.hpp"
 
 namespace overlap::grad_accum {
@@ -105,6 +106,7 @@ Decision decide(const Scenario& s, const std::vector<double>& losses) {
       bad = 0;
     } else if (++bad >= s.patience) {
       d.stop_check = check;
+      d.by_patience = true;
       return d;
     }
   }
@@ -114,61 +116,63 @@ Decision decide(const Scenario& s, const std::vector<double>& losses) {
 
 double step_compute_ms(const Scenario& s) {
   std::vector<int> count(s.worker_ms.size(), 0);
-  double makespan = 0;
+  sim::Time makespan = 0;  // in whole microseconds, as the simulator adds them
   for (int i = 0; i < s.micro_batches; ++i) {
     std::size_t pick = 0;
     for (std::size_t w = 1; w < count.size(); ++w) {
       if ((count[w] + 1) * s.worker_ms[w] < (count[pick] + 1) * s.worker_ms[pick]) pick = w;
     }
     ++count[pick];
-    makespan = std::max(makespan, count[pick] * s.worker_ms[pick]);
+    makespan = std::max(makespan, count[pick] * sim::ms(s.worker_ms[pick]));
   }
-  return makespan;
+  return sim::to_ms(makespan);
 }
 
 double baseline_ms(const Scenario& s, const Decision& d) {
-  const double step = s.micro_batches * s.worker_ms[0] + s.optimizer_ms;
-  return d.stop_check * (s.validate_every * step + s.validation_ms(0));
+  // In whole microseconds, as the simulator adds them: the starter's makespan exactly.
+  const sim::Time step = s.micro_batches * sim::ms(s.worker_ms[0]) + sim::ms(s.optimizer_ms);
+  return sim::to_ms(d.stop_check * (s.validate_every * step + sim::ms(s.validation_ms(0))));
 }
 
 Bound lower_bound(const Scenario& s, const Decision& d) {
-  std::vector<double> speeds;
-  for (int v = 0; v < s.validators; ++v) speeds.push_back(s.validation_ms(v));
+  // In whole microseconds, so that a schedule reaching the bound is not reported below it.
+  std::vector<sim::Time> speeds;
+  for (int v = 0; v < s.validators; ++v) speeds.push_back(sim::ms(s.validation_ms(v)));
   std::sort(speeds.begin(), speeds.end());
   // Training: no step is faster than its best gradient makespan plus the optimizer; the
   // deciding check's snapshot comes after stop_check * K steps, and its validation after that.
-  const double step = step_compute_ms(s) + s.optimizer_ms;
-  const double training = d.stop_check * s.validate_every * step + speeds.front();
+  const sim::Time step = sim::ms(step_compute_ms(s)) + sim::ms(s.optimizer_ms);
+  const sim::Time training = d.stop_check * s.validate_every * step + speeds.front();
   // Validation: the first snapshot needs K steps; then every check up to the deciding one is
   // validated, at most `slots` at a time: on the fastest validators, the earliest moment they can
   // have finished stop_check validations between them.
   speeds.resize(std::min<std::size_t>(speeds.size(), s.snapshot_slots));
   // The earliest T with sum over the fastest validators of floor(T / v) >= stop_check: T is a
   // multiple of one of their times.
-  double busy = std::numeric_limits<double>::infinity();
-  for (double v : speeds) {
+  sim::Time busy = std::numeric_limits<sim::Time>::max();
+  for (sim::Time v : speeds) {
     for (int k = 1; k <= d.stop_check; ++k) {
-      const double t = k * v;
-      int done = 0;
-      for (double w : speeds) done += static_cast<int>(std::floor(t / w + 1e-9));
+      const sim::Time t = k * v;
+      std::int64_t done = 0;
+      for (sim::Time w : speeds) done += t / w;
       if (done >= d.stop_check) busy = std::min(busy, t);
     }
   }
-  const double validating = s.validate_every * step + busy;
+  const sim::Time validating = s.validate_every * step + busy;
   if (training >= validating) {
-    return {training,
+    return {sim::to_ms(training),
             fmt::format("training: {} checks x {} steps x {:g} ms (the fastest step: {:g} ms of "
                         "gradients + {:g} ms optimizer), then the deciding check's validation "
                         "({:g} ms at the fastest)",
-                        d.stop_check, s.validate_every, step, step_compute_ms(s), s.optimizer_ms,
-                        speeds.front())};
+                        d.stop_check, s.validate_every, sim::to_ms(step), step_compute_ms(s),
+                        s.optimizer_ms, sim::to_ms(speeds.front()))};
   }
-  return {
-      validating,
-      fmt::format("validation: the first snapshot after {} steps ({:g} ms), then {} checks "
-                  "on the validators, at most {} at a time (validators and slots): {:g} ms "
-                  "at the least",
-                  s.validate_every, s.validate_every * step, d.stop_check, speeds.size(), busy)};
+  return {sim::to_ms(validating),
+          fmt::format("validation: the first snapshot after {} steps ({:g} ms), then {} checks "
+                      "on the validators, at most {} at a time (validators and slots): {:g} ms "
+                      "at the least",
+                      s.validate_every, sim::to_ms(s.validate_every * step), d.stop_check,
+                      speeds.size(), sim::to_ms(busy))};
 }
 
 }  // namespace overlap::grad_accum

@@ -40,6 +40,7 @@ struct Decision {
   std::vector<double> losses;  // check c's loss at losses[c - 1], for every check run
   int stop_check = 0;          // the check that decides
   int best_check = 0;          // the last check that improved
+  bool by_patience = false;    // patience ran out (else the step limit ended training)
 };
 Decision decide(const Scenario& s, const std::vector<double>& losses);
 

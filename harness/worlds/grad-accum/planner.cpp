@@ -1,0 +1,174 @@
+#include "planner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+#include "../../core/time.hpp"
+
+namespace overlap::grad_accum {
+
+namespace {
+
+using sim::Time;  // whole microseconds, as the simulator counts: sums stay exact
+
+// Training and validation advanced one check at a time, the state a search branches on.
+class Timeline {
+ public:
+  explicit Timeline(const Scenario& s)
+      : s_(&s),
+        compute_(sim::ms(step_compute_ms(s))),
+        optimizer_(sim::ms(s.optimizer_ms)),
+        free_(s.validators, 0) {
+    for (int v = 0; v < s.validators; ++v) validation_.push_back(sim::ms(s.validation_ms(v)));
+  }
+
+  int checks() const { return static_cast<int>(validated_.size()); }
+  int num_validators() const { return static_cast<int>(free_.size()); }
+  Time snapshot() const { return snapshot_; }
+  Time compute() const { return compute_; }
+  Time step() const { return compute_ + optimizer_; }
+  Time applied() const { return applied_; }
+  Time validation(int v) const { return validation_[v]; }
+  Time free_at(int v) const { return free_[v]; }
+  const std::vector<Time>& validated() const { return validated_; }
+  const std::vector<Time>& applied_steps() const { return applied_steps_; }
+  const std::vector<Time>& snapshots() const { return snapshots_; }
+  const std::vector<int>& assignment() const { return validator_; }
+
+  // Trains up to the next check's step and takes its snapshot as soon as a slot is free; the
+  // step after it waits for that snapshot, its gradients do not.
+  Time next_snapshot() {
+    const int check = checks() + 1;
+    while (static_cast<int>(applied_steps_.size()) < check * s_->validate_every) {
+      Time start = applied_ + compute_;
+      if (!snapshots_.empty() &&
+          static_cast<int>(applied_steps_.size()) == checks() * s_->validate_every) {
+        start = std::max(start, snapshots_.back());
+      }
+      applied_ = start + optimizer_;
+      applied_steps_.push_back(applied_);
+    }
+    Time slot = 0;
+    if (check > s_->snapshot_slots) {  // the (check - slots)-th validation to end frees one
+      std::vector<Time> ends = validated_;
+      const auto nth = ends.begin() + (check - s_->snapshot_slots - 1);
+      std::nth_element(ends.begin(), nth, ends.end());
+      slot = *nth;
+    }
+    snapshot_ = std::max(applied_, slot);
+    return snapshot_;
+  }
+
+  // When validator v would have the pending check's result.
+  Time finish_on(int v) const { return std::max(snapshot_, free_[v]) + validation_[v]; }
+
+  void validate_on(int v) {
+    free_[v] = finish_on(v);
+    snapshots_.push_back(snapshot_);
+    validated_.push_back(free_[v]);
+    validator_.push_back(v);
+  }
+
+  // The steps after the last check, to the step limit (no snapshot holds them back).
+  void train_to_limit() {
+    while (static_cast<int>(applied_steps_.size()) < s_->max_steps) {
+      Time start = applied_ + compute_;
+      if (!snapshots_.empty() &&
+          static_cast<int>(applied_steps_.size()) == checks() * s_->validate_every) {
+        start = std::max(start, snapshots_.back());
+      }
+      applied_ = start + optimizer_;
+      applied_steps_.push_back(applied_);
+    }
+  }
+
+ private:
+  const Scenario* s_;
+  Time compute_, optimizer_;
+  std::vector<Time> validation_, free_;
+  Time applied_ = 0, snapshot_ = 0;
+  std::vector<Time> applied_steps_, snapshots_, validated_;
+  std::vector<int> validator_;
+};
+
+// The validator `how` gives the pending check (check `check`), for every assignment but the search.
+int pick(const Timeline& t, int check, Assignment how) {
+  const int validators = t.num_validators();
+  if (how == Assignment::round_robin) return (check - 1) % validators;
+  int first = 0;  // free first; if several are idle, the one idle longest, as a queue serves them
+  for (int v = 1; v < validators; ++v) {
+    if (t.free_at(v) < t.free_at(first)) first = v;
+  }
+  return first;
+}
+
+Schedule record(const Timeline& t, int decisive_checks) {
+  Schedule out;
+  for (Time a : t.applied_steps()) out.applied_ms.push_back(sim::to_ms(a));
+  for (Time a : t.snapshots()) out.snapshot_ms.push_back(sim::to_ms(a));
+  for (Time a : t.validated()) out.validated_ms.push_back(sim::to_ms(a));
+  out.validator = t.assignment();
+  const auto& done = t.validated();
+  out.makespan_ms = sim::to_ms(*std::max_element(done.begin(), done.begin() + decisive_checks));
+  return out;
+}
+
+std::string assignment_name(Assignment how) {
+  switch (how) {
+    case Assignment::free_first:
+      return "every check to the validator free first (among idle ones, the one idle longest)";
+    case Assignment::round_robin:
+      return "check c to validator (c - 1) mod V";
+  }
+  return "";
+}
+
+}  // namespace
+
+bool Schedule::computing_at(const Scenario& s, double t) const {
+  const double compute = step_compute_ms(s);
+  for (std::size_t step = 0; step < applied_ms.size(); ++step) {
+    // A step's gradients start when the step before it is applied.
+    const double start = step == 0 ? 0 : applied_ms[step - 1];
+    if (t > start && t < start + compute) return true;
+  }
+  return false;
+}
+
+bool Schedule::results_out_of_order(int decisive_checks) const {
+  for (int c = 1; c < decisive_checks; ++c) {
+    if (validated_ms[c] < validated_ms[c - 1]) return true;
+  }
+  return false;
+}
+
+Schedule plan(const Scenario& s, int decisive_checks, Assignment how) {
+  Timeline t(s);
+  const int checks = s.max_steps / s.validate_every;
+  for (int c = 1; c <= checks; ++c) {
+    t.next_snapshot();
+    t.validate_on(pick(t, c, how));
+  }
+  t.train_to_limit();
+  return record(t, decisive_checks);
+}
+
+BestKnown best_known(const Scenario& s, const Decision& d) {
+  Assignment reached = Assignment::free_first;
+  double best = std::numeric_limits<double>::infinity();
+  for (Assignment how : {Assignment::free_first, Assignment::round_robin}) {
+    const double ms = plan(s, d.stop_check, how).makespan_ms;
+    if (ms < best) best = ms, reached = how;
+  }
+  return {best, fmt::format("{:g} ms: training at full speed ({} micro-batches split over the "
+                            "workers by speed, {:g} ms a step with the optimizer; a check's "
+                            "snapshot as soon as a slot is free), {}; stop() when check {} and "
+                            "every earlier one are in",
+                            best, s.micro_batches, step_compute_ms(s) + s.optimizer_ms,
+                            assignment_name(reached), d.stop_check)};
+}
+
+}  // namespace overlap::grad_accum

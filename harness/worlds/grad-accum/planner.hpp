@@ -1,0 +1,49 @@
+// The schedules the world plans offline, for any scenario: training at full speed (each step's
+// micro-batches split over the workers by speed, a check's snapshot taken as soon as a slot is
+// free while the next step's gradients are computed), checks validated in check order on the
+// validators an assignment picks, and the stop the moment the deciding check and every earlier
+// one are in. The best of them is the scenario's best known makespan.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "scenarios.hpp"
+
+namespace overlap::grad_accum {
+
+// Which validator takes each check, as a submission can choose it: when the check's snapshot is
+// taken, from what it has seen so far. It is not told the validators' speeds, and cannot know
+// which check will decide, so the world plans no assignment that needs either.
+enum class Assignment {
+  free_first,   // the validator free first; among idle ones, the one idle longest (then by index)
+  round_robin,  // check c to validator (c - 1) mod V, waiting for it if it is busy
+};
+
+// One planned run, in milliseconds from the start.
+struct Schedule {
+  double makespan_ms = 0;            // when the deciding check and every earlier one are in
+  std::vector<double> applied_ms;    // step s's optimizer step ends at [s - 1]
+  std::vector<double> snapshot_ms;   // check c's snapshot is taken at [c - 1]
+  std::vector<double> validated_ms;  // check c's result is in at [c - 1]
+  std::vector<int> validator;        // check c is validated on validator [c - 1]
+
+  // Whether a gradient was being computed at `t` (some step's gradients had started and not all
+  // finished), and whether results came in out of check order up to the decision.
+  bool computing_at(const Scenario& s, double t) const;
+  bool results_out_of_order(int decisive_checks) const;
+};
+
+// Training at full speed to the step limit, every check of it assigned as `how` says; the
+// makespan counts the first `decisive_checks`.
+Schedule plan(const Scenario& s, int decisive_checks, Assignment how);
+
+struct BestKnown {
+  double ms = 0;
+  std::string note;  // which schedule reaches it, for interviewers
+};
+
+// The best planned makespan over the assignments above.
+BestKnown best_known(const Scenario& s, const Decision& d);
+
+}  // namespace overlap::grad_accum
