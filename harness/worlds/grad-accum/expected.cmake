@@ -2,3 +2,9 @@
 # starter in every scenario (simulated milliseconds, exact).
 set(solution_makespans default=1430,straggler=1790,no-early-stop=1790,slow-validator=7620,uneven-validators=1310,other-data=1530)
 set(starter_makespans default=6390,straggler=6390,no-early-stop=8520,slow-validator=16740,uneven-validators=6390,other-data=6900)
+# The paths the reference's runs take over generated scenarios (seeds 1..50, k = 0..3): each at
+# least once.
+set(generated_paths early-stop,no-early-stop,decision-mid-compute,decision-mid-apply,uneven-validators,results-out-of-order)
+# Simpler designs (harness/tests/designs/grad-accum/): correct everywhere, below optimal somewhere
+# in the default generated set.
+set(designs fixed_validator)

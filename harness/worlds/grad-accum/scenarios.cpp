@@ -37,47 +37,46 @@ std::vector<Scenario> make_scenarios() {
 
   s = Scenario{};
   s.name = "no-early-stop";
-  s.description =
-      "the default with patience 20: no check stops training, which ends at the "
-      "step limit of 24 steps";
+  s.description = "the default with patience 20 and a step limit of 24 steps";
   s.patience = 20;
   s.max_steps = 24;
   s.optimum_ms = 1790;
-  s.optimum_note = "training at full speed to the step limit, then the last validation";
+  s.optimum_note =
+      "no check stops training: training at full speed to the step limit, then the last "
+      "validation";
   all.push_back(s);
 
   s = Scenario{};
   s.name = "slow-validator";
-  s.description =
-      "the default with 1500 ms validations on 2 validators: validation lags "
-      "training by many checks";
+  s.description = "the default with 1500 ms validations on 2 validators";
   s.validate_ms = 1500;
   s.validators = 2;
   s.optimum_ms = 7620;
-  s.optimum_note = "both validators always busy from the first check on";
+  s.optimum_note =
+      "both validators always busy from the first check on; validation lags training by many "
+      "checks";
   all.push_back(s);
 
   s = Scenario{};
   s.name = "uneven-validators";
-  s.description =
-      "the default with validators of 350, 350 and 200 ms: later checks can finish "
-      "before earlier ones";
+  s.description = "the default with validators of 350, 350 and 200 ms";
   s.validator_ms = {350, 350, 200};
   s.optimum_ms = 1310;
-  s.optimum_note = "every check to the validator that is free first; results taken in check order";
+  s.optimum_note =
+      "every check to the validator that is free first (the best over every assignment); later "
+      "checks finish before earlier ones, so results are taken in check order";
   all.push_back(s);
 
   s = Scenario{};
   s.name = "other-data";
-  s.description =
-      "the default on another data set, with 330 ms validations: check 7 improves on the best "
-      "(check 5) though not by min_delta on check 6; check 10 decides, during a step's gradients";
+  s.description = "the default on another data set, with 330 ms validations";
   s.seed = 29;
   s.validate_ms = 330;
   s.optimum_ms = 1530;
   s.optimum_note =
-      "training at full speed, every validation hidden but the deciding one; at the decision "
-      "the running gradients are cancelled";
+      "training at full speed, every validation hidden but the deciding one; check 7 improves on "
+      "the best (check 5) though not by min_delta on check 6; check 10 decides, during a step's "
+      "gradients, which are cancelled then";
   all.push_back(s);
   return all;
 }

@@ -1,4 +1,4 @@
-// The grad-accum scenarios, with their baseline, lower bound and reachable optimum.
+// The grad-accum scenarios, named and generated, with their baseline and lower bound.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +25,8 @@ struct Scenario {
   int max_steps = 40;
   std::uint64_t seed = 43;
   double learning_rate = 1.0;
-  // The best schedule known (an independent simulation in the unit tests checks it).
+  // Published for a named scenario (the planner's figure, checked in the unit tests), with how it
+  // is reached: for interviewers. Zero for a generated one, whose figure is the planner's.
   double optimum_ms = 0;
   std::string optimum_note;
 
