@@ -100,15 +100,17 @@ Plan best_known(const Scenario& s) {
   int best_kept = 1;
   for (int kept = 1; kept <= std::min(s.param_buffers, s.layers); ++kept) {
     const double ms = prefetching_ms(s, kept);
-    if (kept == 1 || ms < best.ms) best.ms = ms, best_kept = kept;
+    if (kept == 1 || ms <= best.ms) best.ms = ms, best_kept = kept;  // ties: fewer gathers
   }
+  const std::string turn =
+      best_kept == 1 ? "the last layer stays" : fmt::format("the last {} layers stay", best_kept);
   best.note = fmt::format(
-      "{:g} ms: every rank gathers each next layer as soon as a parameter buffer is free ({} in "
-      "all) and copies ahead as far as the copy engine allows; the last {} layer{} stay{} "
-      "gathered from forward through backward; each reduce-scatter runs under the next "
-      "backwards, within {} gradient buffer{}",
-      best.ms, s.param_buffers, best_kept, best_kept > 1 ? "s" : "", best_kept > 1 ? "" : "s",
-      s.grad_buffers, s.grad_buffers > 1 ? "s" : "");
+      "{:g} ms: every rank gathers each next layer as soon as one of its {} parameter buffer{} "
+      "is free, and copies ahead as far as the copy engine allows; {} gathered from forward "
+      "through backward; each reduce-scatter runs under the next backwards, within {} gradient "
+      "buffer{}",
+      best.ms, s.param_buffers, s.param_buffers > 1 ? "s" : "", turn, s.grad_buffers,
+      s.grad_buffers > 1 ? "s" : "");
   return best;
 }
 

@@ -177,6 +177,15 @@ Bound lower_bound(const Scenario& s) {
                      sim::to_ms(first_copy), 2 * L - 1, sim::to_ms(gathers),
                      sim::to_ms(sum(f) + sum(b)), sim::to_ms(rs[0]))});
   }
+  if (s.grad_buffers == 1) {
+    // With one gradient buffer, a backward waits for the reduce-scatter before it to complete.
+    streams.push_back(
+        {"compute and reduce-scatter together", forwards_end + sum(b) + sum(rs),
+         fmt::format("with one gradient buffer each backward waits for the previous layer's "
+                     "reduce-scatter: the forwards end no earlier than {:g} ms, then every "
+                     "backward and reduce-scatter one after another ({:g} ms)",
+                     sim::to_ms(forwards_end), sim::to_ms(sum(b) + sum(rs)))});
+  }
   const Stream& busiest = *std::max_element(
       streams.begin(), streams.end(), [](const Stream& a, const Stream& c) { return a.t < c.t; });
   return {sim::to_ms(busiest.t),
