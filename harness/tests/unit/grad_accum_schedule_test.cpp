@@ -1,12 +1,18 @@
-// The grad-accum scenarios' figures, checked against an independent computation of training at
-// full speed with validation alongside (no Asio, no simulator), and the oracle's decision.
+// The grad-accum scenarios' figures: the world's planner against an independent computation of
+// training at full speed with validation alongside (no Asio, no simulator) that tries every
+// assignment of checks to validators, and the oracle's decision; generated scenarios within the
+// brief's ranges, each taking its family's path, with figures that hold.
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <vector>
 
+#include "../../worlds/common/generated.hpp"
+#include "../../worlds/grad-accum/exercise.hpp"
 #include "../../worlds/grad-accum/oracle.hpp"
+#include "../../worlds/grad-accum/planner.hpp"
 #include "../../worlds/grad-accum/scenarios.hpp"
 
 using namespace overlap::grad_accum;
@@ -103,6 +109,7 @@ BOOST_AUTO_TEST_CASE(every_scenario_states_the_schedule_found_here_and_a_bound_b
     BOOST_TEST_CONTEXT(s.name) {
       const Decision d = oracle(s).decision;
       BOOST_TEST(best_schedule(s, d.stop_check) == s.optimum_ms);
+      BOOST_TEST(best_known(s, d).ms == s.optimum_ms);  // the planner's figure is published
       BOOST_TEST(lower_bound(s, d).ms <= s.optimum_ms);
       BOOST_TEST(step_compute_ms(s) == best_split(s.worker_ms, s.micro_batches));
       BOOST_TEST(baseline_ms(s, d) > 2 * s.optimum_ms);
@@ -128,7 +135,113 @@ BOOST_AUTO_TEST_CASE(when_slots_fill_training_waits_and_the_bound_is_not_reached
   Scenario s = *find_scenario("default");
   s.validate_ms = 550;
   BOOST_TEST(best_schedule(s, 9) == 9 * 120 + 2 * (550 - 360) + 550);  // 2010
+  BOOST_TEST(best_known(s, oracle(s).decision).ms == 2010);
   BOOST_TEST(lower_bound(s, oracle(s).decision).ms < 2010);
+}
+
+BOOST_AUTO_TEST_CASE(with_uneven_validators_results_come_back_out_of_check_order) {
+  const Scenario& s = *find_scenario("uneven-validators");
+  const Schedule planned = plan(s, 9, Assignment::free_first);
+  BOOST_TEST(planned.makespan_ms == 1310);
+  BOOST_TEST(planned.results_out_of_order(9));
+  BOOST_TEST(planned.validated_ms[2] < planned.validated_ms[1]);  // check 3 before check 2
+}
+
+// What the brief promises of every generated scenario (exercises/grad-accum/README.md).
+void check_within_the_brief(const Scenario& s) {
+  BOOST_TEST(s.worker_ms.size() >= 2u);
+  BOOST_TEST(s.worker_ms.size() <= 6u);
+  for (double ms : s.worker_ms) BOOST_TEST((ms >= 10 && ms <= 100));
+  BOOST_TEST((s.micro_batches >= 4 && s.micro_batches <= 16));
+  BOOST_TEST(s.optimizer_ms == 20);
+  BOOST_TEST((s.validate_every >= 1 && s.validate_every <= 3));
+  BOOST_TEST((s.validators >= 1 && s.validators <= 4));
+  const double k_steps = s.validate_every * (step_compute_ms(s) + s.optimizer_ms);
+  for (int v = 0; v < s.validators; ++v) {
+    BOOST_TEST(s.validation_ms(v) >= 0.5 * k_steps);
+    BOOST_TEST(s.validation_ms(v) <= 10 * k_steps);
+  }
+  BOOST_TEST((s.snapshot_slots >= 1 && s.snapshot_slots <= 4));
+  BOOST_TEST((s.patience >= 1 && s.patience <= 5));
+  BOOST_TEST((s.min_delta >= 0.001 && s.min_delta <= 0.015));
+  BOOST_TEST(s.max_steps % s.validate_every == 0);
+  BOOST_TEST(s.max_steps / s.validate_every <= 46);
+  BOOST_TEST(s.description.find('\n') == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(generated_scenarios_stay_within_the_brief_and_take_their_paths) {
+  std::set<std::string> descriptions;
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    for (int k = 0; k < 8; ++k) {
+      const Scenario s = Contract::generate(seed, k);
+      BOOST_TEST_CONTEXT(s.name) {
+        BOOST_TEST(s.name == overlap::worlds::generated_name(seed, k));
+        check_within_the_brief(s);
+        descriptions.insert(s.description);
+        const Decision d = oracle(s).decision;
+        const Schedule planned = plan(s, d.stop_check, Assignment::free_first);
+        switch (k % 4) {
+          case 0:  // the decision lands during a step's gradients
+            BOOST_TEST(d.by_patience);
+            BOOST_TEST(planned.computing_at(s, planned.makespan_ms));
+            break;
+          case 1:  // the step limit ends training
+            BOOST_TEST(!d.by_patience);
+            BOOST_TEST(d.stop_check == s.max_steps / s.validate_every);
+            break;
+          case 2:  // validators of different speeds, results out of check order
+            BOOST_TEST(d.by_patience);
+            BOOST_TEST(s.validators >= 2);
+            BOOST_TEST(planned.results_out_of_order(d.stop_check));
+            break;
+          case 3:  // the decision lands during an optimizer step or while training waits
+            BOOST_TEST(d.by_patience);
+            BOOST_TEST(!planned.computing_at(s, planned.makespan_ms));
+            BOOST_TEST(planned.makespan_ms < planned.applied_ms.back());
+            break;
+        }
+      }
+    }
+  }
+  BOOST_TEST(descriptions.size() == 60u * 8u);  // no two alike
+}
+
+BOOST_AUTO_TEST_CASE(generated_scenarios_replay_from_their_name) {
+  for (int k = 0; k < 4; ++k) {
+    const Scenario a = Contract::generate(7, k), b = Contract::generate(7, k);
+    BOOST_TEST(a.description == b.description);
+    BOOST_TEST(a.worker_ms == b.worker_ms);
+    BOOST_TEST(a.validator_ms == b.validator_ms);
+    BOOST_TEST(a.seed == b.seed);
+  }
+  BOOST_TEST(Contract::generate(7, 0).description != Contract::generate(8, 0).description);
+}
+
+BOOST_AUTO_TEST_CASE(generated_figures_hold) {
+  for (std::uint64_t seed = 1; seed <= 100; ++seed) {
+    for (int k = 0; k < 4; ++k) {
+      const Scenario s = Contract::generate(seed, k);
+      BOOST_TEST_CONTEXT(s.name) {
+        const overlap::worlds::ScenarioFacts facts = Contract::facts(s);
+        const Decision d = oracle(s).decision;
+        // The planner: at least the bound, and at least 20 % below the starter.
+        BOOST_TEST(facts.bound.ms <= facts.best_known_ms);
+        BOOST_TEST(facts.best_known_ms <= 0.8 * facts.baseline_ms);
+        BOOST_TEST(facts.best_known_ms <=
+                   plan(s, d.stop_check, Assignment::free_first).makespan_ms);
+        BOOST_TEST(facts.best_known_ms <=
+                   plan(s, d.stop_check, Assignment::round_robin).makespan_ms);
+        // Where the search over every assignment is small, nothing it finds is below the bound,
+        // and the planner is never below it either (it plans one of those assignments).
+        if (std::pow(s.validators, d.stop_check) <= 5000) {
+          const double searched = best_schedule(s, d.stop_check);
+          BOOST_TEST(facts.bound.ms <= searched + 1e-6);
+          BOOST_TEST(searched <= facts.best_known_ms + 1e-6);
+        }
+        BOOST_TEST(facts.best_known_note.find("ms:") != std::string::npos);
+      }
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

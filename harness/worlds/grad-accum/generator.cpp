@@ -24,7 +24,11 @@ enum class Family { mid_compute, step_limit, uneven_validators, slots_bound };
 constexpr int kMaxChecks = 40;  // a decision after at most this many checks
 constexpr int kMaxAttempts = 1000;
 
-double rounded(double x, double unit) { return std::round(x / unit) * unit; }
+// To `places` decimals, as written in the description.
+double rounded(double x, int places) {
+  const double scale = std::pow(10.0, places);
+  return std::round(x * scale) / scale;
+}
 
 std::string joined(const std::vector<double>& ms) {
   std::string out;
@@ -42,9 +46,9 @@ std::optional<Scenario> draw_scenario(worlds::Draw& draw, Family family) {
   s.optimizer_ms = 20;
   s.validate_every = draw.integer(1, 3);
   s.patience = draw.integer(1, 5);
-  s.min_delta = rounded(0.001 + 0.014 * draw.unit(), 0.0001);
+  s.min_delta = rounded(0.001 + 0.014 * draw.unit(), 4);
   s.seed = static_cast<std::uint64_t>(draw.integer(1, 999'999'999));
-  s.learning_rate = rounded(0.4 + 0.6 * draw.unit(), 0.01);
+  s.learning_rate = rounded(0.4 + 0.6 * draw.unit(), 2);
 
   s.validators = family == Family::uneven_validators ? draw.integer(2, 4) : draw.integer(1, 4);
   s.snapshot_slots = family == Family::slots_bound         ? draw.integer(1, 2)
