@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "../common/run_world.hpp"
+#include "planner.hpp"
 #include "wire.hpp"
 
 namespace overlap::param_server {
@@ -31,6 +32,30 @@ void check_replay(const detail::World& world, sim::Simulator& sim) {
     sim.violations().add("wrong-result",
                          "the server's weights differ from a replay of its apply log", sim.now());
   }
+}
+
+// The paths of the exercise this run took, told from what the world saw happen.
+void add_paths(const detail::World& world, std::vector<std::string>& paths) {
+  auto take = [&paths](const std::string& path) {
+    if (std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
+  };
+  using detail::Activity;
+  for (const detail::FailureSeen& f : world.failures_seen()) {
+    if (f.during == Activity::pull) take("failure-during-pull");
+    if (f.during == Activity::compute) take("failure-during-compute");
+    if (f.during == Activity::send) take("failure-during-push");
+    if (f.after_pool_dry) take("failure-after-pool-dry");
+  }
+  // The bound held this run back: a gradient refused, or one applied right at the bound.
+  const int bound = world.scenario().staleness_bound;
+  if (bound >= 0) {
+    bool at_bound = world.refused_gradients() > 0;
+    for (const detail::Apply& a : world.applies()) {
+      for (int staleness : a.staleness) at_bound |= staleness == bound;
+    }
+    if (at_bound) take("staleness-bound-binding");
+  }
+  if (!world.kept_off_tail().empty()) take("slow-worker-tail");
 }
 
 }  // namespace
@@ -145,12 +170,15 @@ void Contract::add_figures(const detail::World& world, grade::ScenarioResult& re
         {fmt::format("worker {} share", w), static_cast<double>(per_worker[w]), "mini-batches"});
   }
   result.figures.push_back({"final loss", model::loss(world.data(), world.weights()), ""});
+  add_paths(world, result.paths_taken);
 }
 
 worlds::ScenarioFacts Contract::facts(const Scenario& sc) {
-  return {sc.name,         sc.description,
-          baseline_ms(sc), lower_bound(sc),
-          sc.optimum_ms,   fmt::format("{:g} ms: {}", sc.optimum_ms, sc.optimum_note)};
+  // Published (named) or filled in when generated; planned here for any other scenario.
+  Plan plan{sc.optimum_ms, {}, sc.optimum_note};
+  if (plan.ms <= 0) plan = best_known(sc);
+  return {sc.name,         sc.description, baseline_ms(sc),
+          lower_bound(sc), plan.ms,        fmt::format("{:g} ms: {}", plan.ms, plan.note)};
 }
 
 }  // namespace overlap::param_server

@@ -50,10 +50,9 @@ std::vector<Scenario> make_scenarios() {
 
   s = Scenario{};
   s.name = "worker-failure";
-  s.description = "the default, but worker 0 (10 ms) fails at 331 ms, during a gradient";
+  s.description = "the default, but worker 0 (10 ms) fails at 331 ms";
   s.worker_ms = {10, 20, 40, 80};
-  s.failing_worker = 0;
-  s.fail_ms = 331;
+  s.failures = {{0, 331}};
   s.seed = 23;
   s.optimum_ms = 2624;
   s.optimum_note =
@@ -63,9 +62,7 @@ std::vector<Scenario> make_scenarios() {
 
   s = Scenario{};
   s.name = "tight-staleness";
-  s.description =
-      "the default with a staleness bound of 4: pushed one at a time, the 40 and 80 ms workers' "
-      "gradients arrive too stale";
+  s.description = "the default with a staleness bound of 4";
   s.worker_ms = {10, 20, 40, 80};
   s.staleness_bound = 4;
   s.seed = 24;
@@ -92,10 +89,9 @@ std::vector<Scenario> make_scenarios() {
 
   s = Scenario{};
   s.name = "pull-failure";
-  s.description = "the default, but worker 1 (20 ms) fails at 88.5 ms, during its fifth pull";
+  s.description = "the default, but worker 1 (20 ms) fails at 88.5 ms";
   s.worker_ms = {10, 20, 40, 80};
-  s.failing_worker = 1;
-  s.fail_ms = 88.5;
+  s.failures = {{1, 88.5}};
   s.seed = 26;
   s.optimum_ms = 1980;
   s.optimum_note =
@@ -105,12 +101,9 @@ std::vector<Scenario> make_scenarios() {
 
   s = Scenario{};
   s.name = "late-failure";
-  s.description =
-      "the default, but worker 3 (80 ms) fails at 1473 ms, after the pool ran dry: handed out "
-      "in turn, its last mini-batch comes back when the others have nothing left to do";
+  s.description = "the default, but worker 3 (80 ms) fails at 1473 ms";
   s.worker_ms = {10, 20, 40, 80};
-  s.failing_worker = 3;
-  s.fail_ms = 1473;
+  s.failures = {{3, 1473}};
   s.seed = 27;
   s.optimum_ms = 1470;
   s.optimum_note =
@@ -120,8 +113,7 @@ std::vector<Scenario> make_scenarios() {
 
   s = Scenario{};
   s.name = "many-staleness";
-  s.description =
-      "many-workers with a staleness bound of 6: gradients that wait for the server cross it";
+  s.description = "many-workers with a staleness bound of 6";
   s.worker_ms = many_workers();
   s.mini_batches = 2048;
   s.apply_ms = 0.5;
@@ -135,11 +127,17 @@ std::vector<Scenario> make_scenarios() {
   return all;
 }
 
-// Whole microseconds, as the simulator counts them, so that both agree exactly.
+}  // namespace
+
 std::int64_t us(double ms) { return std::llround(ms * 1000); }
 double to_ms(std::int64_t us) { return static_cast<double>(us) / 1000.0; }
 
-}  // namespace
+std::int64_t Scenario::fails_at_us(int w) const {
+  for (const Failure& f : failures) {
+    if (f.worker == w) return us(f.at_ms);
+  }
+  return -1;
+}
 
 const std::vector<Scenario>& scenarios() {
   static const std::vector<Scenario> all = make_scenarios();
@@ -156,51 +154,86 @@ double compute_ms(const Scenario& s, int w, int k) {
   return to_ms(us(s.worker_ms[w] * (1 + s.jitter * u)));
 }
 
-double baseline_ms(const Scenario& s) {
+namespace {
+
+struct Rounds {
+  std::int64_t makespan_us = 0;
+  bool survives = true;
+};
+
+// The starter's rounds. A worker is known to have failed at a round's start if it failed by
+// then; a failure before its gradient is in returns its mini-batch to the back of the queue; one
+// after, while it waits for the round's average, fails that average.
+Rounds rounds(const Scenario& s) {
+  Rounds out;
   std::deque<int> todo;
   for (int mb = 0; mb < s.mini_batches; ++mb) todo.push_back(mb);
   std::vector<bool> alive(s.workers(), true);
   std::vector<int> computed(s.workers(), 0);
-  const std::int64_t fail = us(s.fail_ms);
   std::int64_t now = 0;
   while (!todo.empty()) {
     std::int64_t round_end = now;
     int gradients = 0;
     std::vector<int> returned;
+    std::vector<std::int64_t> sent_after;  // failures of workers whose gradient is in
     for (int w = 0; w < s.workers() && !todo.empty(); ++w) {
-      const bool fails = w == s.failing_worker;
-      if (fails && fail <= now) alive[w] = false;  // known to have failed
+      const std::int64_t fail = s.fails_at_us(w);
+      if (fail >= 0 && fail <= now) alive[w] = false;  // known to have failed
       if (!alive[w]) continue;
       const int mb = todo.front();
       todo.pop_front();
       const std::int64_t end = now + us(s.pull_ms) + us(compute_ms(s, w, computed[w]++));
-      if (fails && fail <= end) {
+      if (fail >= 0 && fail <= end) {
         round_end = std::max(round_end, std::max(now, fail));
         alive[w] = false;
         returned.push_back(mb);
       } else {
         round_end = std::max(round_end, end);
         ++gradients;
+        if (fail >= 0) sent_after.push_back(fail);
       }
     }
+    // The average is sent at round_end: a sender failed by then refuses it.
+    for (std::int64_t fail : sent_after) out.survives &= fail > round_end;
     now = round_end + (gradients > 0 ? us(s.apply_ms) : 0);
     for (int mb : returned) todo.push_back(mb);
   }
-  return to_ms(now);
+  out.makespan_us = now;
+  return out;
 }
+
+}  // namespace
+
+double baseline_ms(const Scenario& s) { return to_ms(rounds(s).makespan_us); }
+
+bool starter_survives(const Scenario& s) { return rounds(s).survives; }
+
+namespace {
+
+// " (worker 1 only before it fails at 88.5 ms)", or nothing.
+std::string failing_workers(const Scenario& s) {
+  std::vector<std::string> each;
+  for (const Failure& f : s.failures) {
+    each.push_back(fmt::format("worker {} only before it fails at {:g} ms", f.worker, f.at_ms));
+  }
+  return each.empty() ? "" : fmt::format(" ({})", fmt::join(each, "; "));
+}
+
+}  // namespace
 
 Bound lower_bound(const Scenario& s) {
   // Each applied mini-batch costs its worker a pull, a compute and a send, one after another
   // on that worker. Worker i's n-th gradient is applied no earlier than C_i(n), the sum of its
   // first n cycles, so M mini-batches need at least the M-th smallest C_i(n) over all workers.
-  // A failing worker's n-th counts only if its compute could end before the failure (a send
+  // A failing worker's n-th counts only if its compute could end before its failure (a send
   // under way still lands).
   std::vector<std::int64_t> completions;
   for (int w = 0; w < s.workers(); ++w) {
+    const std::int64_t fail = s.fails_at_us(w);
     std::int64_t t = 0;
     for (int k = 0; k < s.mini_batches; ++k) {
       t += us(s.pull_ms) + us(compute_ms(s, w, k)) + us(s.apply_ms);
-      if (w == s.failing_worker && t - us(s.apply_ms) >= us(s.fail_ms)) break;
+      if (fail >= 0 && t - us(s.apply_ms) >= fail) break;
       completions.push_back(t);
     }
   }
@@ -216,10 +249,7 @@ Bound lower_bound(const Scenario& s) {
     bound.derivation = fmt::format(
         "worker capacity: each mini-batch costs its worker pull + compute + send ({:g} + t_i + "
         "{:g} ms) in sequence, so the {}-th earliest possible completion over all workers{}",
-        s.pull_ms, s.apply_ms, s.mini_batches,
-        s.failing_worker >= 0 ? fmt::format(" (worker {} only before it fails at {:g} ms)",
-                                            s.failing_worker, s.fail_ms)
-                              : "");
+        s.pull_ms, s.apply_ms, s.mini_batches, failing_workers(s));
   } else {
     bound.ms = server;
     bound.derivation = fmt::format(

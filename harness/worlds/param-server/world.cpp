@@ -18,7 +18,8 @@ World::World(const Scenario& scenario, sim::Simulator& sim)
       sim_(sim),
       data_{scenario.seed, scenario.mini_batches},
       weights_(model::initial_weights()),
-      times_applied_(scenario.mini_batches, 0) {
+      times_applied_(scenario.mini_batches, 0),
+      started_(scenario.mini_batches, false) {
   server_ = &sim.add_device("server");
   for (int w = 0; w < scenario.workers(); ++w) {
     WorkerState worker;
@@ -26,13 +27,14 @@ World::World(const Scenario& scenario, sim::Simulator& sim)
     workers_.push_back(std::move(worker));
   }
   // Scheduled first, so that a failure at t comes before anything else ending at t.
-  if (scenario.failing_worker >= 0) {
-    sim.schedule(sim::ms(scenario.fail_ms), [this] { fail_worker(scenario_.failing_worker); });
+  for (const Failure& f : scenario.failures) {
+    sim.schedule(sim::ms(f.at_ms), [this, w = f.worker] { fail_worker(w); });
   }
 }
 
 void World::fail_worker(int w) {
   workers_[w].failed = true;
+  failures_seen_.push_back({w, sim_.now(), workers_[w].activity, pool_dry_at_ >= 0});
   // Moved out first: ending the operation clears the worker's abort.
   if (auto abort = std::move(workers_[w].abort)) abort();
 }
@@ -46,10 +48,13 @@ void World::start_pull(int w, Handler<WeightsObject> handler) {
   WorkerState& worker = workers_[w];
   if (worker.failed) return refuse_failed(std::move(handler));
   WeightsObject weights{weights_, version_, w};
-  auto op =
-      WeightsOp::start(sim_, *worker.device, {"pull", fmt::format("v{}", version_), 'p'},
-                       sim::ms(scenario_.pull_ms), std::move(handler), {std::move(weights)},
-                       sim::Cancellable::no, [&worker](sim::OpStatus) { worker.abort = nullptr; });
+  auto op = WeightsOp::start(sim_, *worker.device, {"pull", fmt::format("v{}", version_), 'p'},
+                             sim::ms(scenario_.pull_ms), std::move(handler), {std::move(weights)},
+                             sim::Cancellable::no, [this, w](sim::OpStatus) {
+                               workers_[w].abort = nullptr;
+                               end(w);
+                             });
+  begin(w, Activity::pull);
   worker.abort = [op] { WeightsOp::fail(op, make_error_code(errc::worker_failed)); };
 }
 
@@ -71,15 +76,25 @@ void World::start_compute(int w, WeightsObject weights, int mb, Handler<Gradient
                                    mb, scenario_.mini_batches));
   }
   GradientObject gradient{model::gradient(data_, weights.values, mb), mb, weights.version, w};
+  if (!started_[mb]) {
+    started_[mb] = true;
+    if (++started_count_ == scenario_.mini_batches) pool_dry_at_ = sim_.now();
+  }
   const double duration = compute_ms(scenario_, w, worker.computes++);
-  auto op = GradientOp::start(
-      sim_, *worker.device, {"compute", fmt::format("mb {} on v{}", mb, weights.version), 'C'},
-      sim::ms(duration), std::move(handler), {std::move(gradient)}, sim::Cancellable::no,
-      [&worker](sim::OpStatus) { worker.abort = nullptr; });
+  auto op = GradientOp::start(sim_, *worker.device,
+                              {"compute", fmt::format("mb {} on v{}", mb, weights.version), 'C'},
+                              sim::ms(duration), std::move(handler), {std::move(gradient)},
+                              sim::Cancellable::no, [this, w](sim::OpStatus status) {
+                                workers_[w].abort = nullptr;
+                                workers_[w].computed += status == sim::OpStatus::done;
+                                end(w);
+                              });
+  begin(w, Activity::compute);
   worker.abort = [op] { GradientOp::fail(op, make_error_code(errc::worker_failed)); };
 }
 
 sim::OpId World::begin_send(int w, const GradientObject& gradient) {
+  begin(w, Activity::send);
   return sim_.begin(
       *workers_[w].device,
       {"send", fmt::format("mb {} from v{}", gradient.mini_batch, gradient.version), 's'},
@@ -102,6 +117,7 @@ void World::start_push(int w, GradientObject gradient, Handler<> handler) {
                 sim::ms(scenario_.apply_ms), std::move(handler), {}, sim::Cancellable::no,
                 [this, send, g](sim::OpStatus) {
                   sim_.end(send, sim::OpStatus::done);
+                  end(g->worker);
                   apply({g});
                 });
 }
@@ -133,6 +149,7 @@ void World::start_apply_average(std::vector<GradientObject> gradients, Handler<>
                 sim::ms(scenario_.apply_ms), std::move(handler), {}, sim::Cancellable::no,
                 [this, sends, shared](sim::OpStatus) {
                   for (sim::OpId send : sends) sim_.end(send, sim::OpStatus::done);
+                  for (const auto& g : shared) end(g->worker);
                   apply(shared);
                 });
 }
@@ -174,6 +191,27 @@ std::vector<int> World::mini_batches_per_worker() const {
   std::vector<int> out;
   for (const WorkerState& w : workers_) out.push_back(w.applied);
   return out;
+}
+
+std::vector<int> World::kept_off_tail() const {
+  std::vector<int> out;
+  if (pool_dry_at_ < 0) return out;
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    const WorkerState& x = workers_[w];
+    if (!x.failed && x.activity == Activity::idle && x.last == Activity::send &&
+        x.last_end < pool_dry_at_) {
+      out.push_back(static_cast<int>(w));
+    }
+  }
+  return out;
+}
+
+int World::refused_gradients() const {
+  int refused = 0;
+  for (const WorkerState& x : workers_) {
+    if (!x.failed) refused += x.computed - x.applied;
+  }
+  return refused;
 }
 
 std::string World::outstanding() const {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <overlap/handler.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../../core/simulator.hpp"
@@ -31,6 +32,18 @@ struct GradientObject {
   int mini_batch = -1;
   int version = -1;
   int worker = -1;
+};
+
+// What a worker runs, as the paths a run took are told from it.
+enum class Activity { idle, pull, compute, send };
+
+// A failure as it landed: on what the worker was running, and whether every mini-batch had
+// already started a compute somewhere (the pool, whatever the program calls it, had run dry).
+struct FailureSeen {
+  int worker = -1;
+  sim::Time at = 0;
+  Activity during = Activity::idle;
+  bool after_pool_dry = false;
 };
 
 // One update of the server's weights, as applied.
@@ -72,6 +85,14 @@ class World {
   const std::vector<Apply>& applies() const { return applies_; }
   const std::vector<int>& times_applied() const { return times_applied_; }
   std::vector<int> mini_batches_per_worker() const;
+  const std::vector<FailureSeen>& failures_seen() const { return failures_seen_; }
+  // The first instant at which every mini-batch had started a compute; -1: never.
+  sim::Time pool_dry_at() const { return pool_dry_at_; }
+  // Workers alive at the end whose last operation was the send of an applied gradient, and which
+  // had ended it before the pool ran dry: kept off the last mini-batches.
+  std::vector<int> kept_off_tail() const;
+  // Gradients computed by workers alive at the end and never applied: refused.
+  int refused_gradients() const;
   std::string outstanding() const;  // for a deadlock report
 
  private:
@@ -81,9 +102,18 @@ class World {
     bool failed = false;
     std::function<void()> abort;  // fails the operation running on this worker, if any
     int applied = 0;
+    int computed = 0;  // computes that ended with a gradient
+    Activity activity = Activity::idle;
+    Activity last = Activity::idle;  // the last operation that ended
+    sim::Time last_end = 0;
   };
 
   void fail_worker(int w);
+  void begin(int w, Activity a) { workers_[w].activity = a; }
+  void end(int w) {
+    workers_[w].last = std::exchange(workers_[w].activity, Activity::idle);
+    workers_[w].last_end = sim_.now();
+  }
   // A call on a failed worker completes at once with errc::worker_failed.
   template <typename Handler>
   void refuse_failed(Handler handler);
@@ -100,6 +130,10 @@ class World {
   std::vector<WorkerState> workers_;
   std::vector<Apply> applies_;
   std::vector<int> times_applied_;
+  std::vector<bool> started_;  // per mini-batch: a compute of it has started
+  int started_count_ = 0;
+  sim::Time pool_dry_at_ = -1;
+  std::vector<FailureSeen> failures_seen_;
   worlds::Handles<WeightsObject> pulled_;
   worlds::Handles<GradientObject> gradients_;
 };

@@ -1,0 +1,510 @@
+#include "planner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <numeric>
+#include <queue>
+#include <set>
+#include <tuple>
+#include <vector>
+
+namespace overlap::param_server {
+
+namespace {
+
+using Time = std::int64_t;  // microseconds, as the scenarios round them
+
+class Schedule {
+ public:
+  Schedule(const Scenario& s, const Policy& policy)
+      : s_(s),
+        policy_(policy),
+        pull_(us(s.pull_ms)),
+        apply_(us(s.apply_ms)),
+        fastest_first_(s.workers()),
+        workers_(s.workers()),
+        handed_(s.mini_batches, false) {
+    for (int w = 0; w < s.workers(); ++w) {
+      mean_.push_back(us(s.worker_ms[w]));
+      fail_at_.push_back(s.fails_at_us(w));
+    }
+    std::iota(fastest_first_.begin(), fastest_first_.end(), 0);
+    std::stable_sort(fastest_first_.begin(), fastest_first_.end(),
+                     [&](int a, int b) { return s.worker_ms[a] < s.worker_ms[b]; });
+    for (int i = 0; i < policy.team; ++i) workers_[fastest_first_[i]].in_team = true;
+    working_ = policy.team;
+    for (int mb = 0; mb < s.mini_batches; ++mb) pool_.push_back(mb);
+  }
+
+  Outcome run() {
+    // Scheduled first: a failure at t comes before anything else ending at t.
+    for (const Failure& f : s_.failures) at(us(f.at_ms), Kind::failure, f.worker);
+    decide(0);
+    while (!events_.empty()) {
+      const Time now = events_.top().time;
+      bool observed = false;  // a failure of an idle worker wakes nobody up
+      while (!events_.empty() && events_.top().time == now) {
+        const Event e = events_.top();
+        events_.pop();
+        observed |= handle(e, now);
+      }
+      if (observed) decide(now);
+    }
+    if (applied_ != s_.mini_batches) outcome_.makespan_ms = -1;
+    for (const Worker& w : workers_) {
+      outcome_.last_start_us.push_back(w.cycle_start);
+      outcome_.last_end_us.push_back(w.last_end);
+    }
+    return outcome_;
+  }
+
+ private:
+  enum class State { idle, pulling, computing, waiting, sending, gone };
+  enum class Kind { failure, pulled, computed, applied };
+  struct Worker {
+    State state = State::idle;
+    bool in_team = false, failed = false, declined = false;
+    int mini_batch = -1, version = 0, computes = 0, operation = 0;
+    Time cycle_start = 0, busy_until = 0, last_end = 0;
+    int arrival_staleness = 0;
+  };
+  struct Event {
+    Time time;
+    long sequence;
+    Kind kind;
+    int worker;
+    int operation;
+    bool operator>(const Event& o) const {
+      return time != o.time ? time > o.time : sequence > o.sequence;
+    }
+  };
+
+  void at(Time t, Kind kind, int w, int operation = 0) {
+    events_.push({t, sequence_++, kind, w, operation});
+  }
+  Time mean(int w) const { return mean_[w]; }
+  Time actual(int w, int k) const { return s_.jitter == 0 ? mean_[w] : us(compute_ms(s_, w, k)); }
+  bool fails_before(int w, Time t) const { return fail_at_[w] >= 0 && fail_at_[w] <= t; }
+
+  void give_back(int mb) {
+    pool_.push_back(mb);
+    for (Worker& w : workers_) w.declined = false;  // the end game is judged again
+  }
+  void stop(int w) {
+    workers_[w].state = State::gone;
+    --working_;
+  }
+
+  // Returns whether a program could see the event: one of its operations ended.
+  bool handle(const Event& e, Time now) {
+    switch (e.kind) {
+      case Kind::failure:
+        return fail(e.worker);
+      case Kind::pulled: {
+        Worker& w = workers_[e.worker];
+        if (e.operation != w.operation) return false;  // it failed first
+        w.state = State::computing;
+        w.busy_until = now + actual(e.worker, w.computes++);
+        at(w.busy_until, Kind::computed, e.worker, w.operation);
+        return true;
+      }
+      case Kind::computed: {
+        Worker& w = workers_[e.worker];
+        if (e.operation != w.operation) return false;
+        w.state = State::waiting;
+        w.arrival_staleness = version_ - w.version;
+        waiting_.push_back(e.worker);
+        return true;
+      }
+      case Kind::applied:
+        server_busy_ = false;
+        ++version_;
+        for (int w : batch_) {
+          ++applied_;
+          workers_[w].last_end = now;
+          if (workers_[w].failed) {
+            stop(w);
+          } else {
+            workers_[w].state = State::idle;
+          }
+        }
+        batch_.clear();
+        if (applied_ == s_.mini_batches) outcome_.makespan_ms = static_cast<double>(now) / 1000;
+        return true;
+    }
+    return false;
+  }
+
+  // The operation running on the worker ends with an error and its mini-batch goes back; a send
+  // under way still lands. A waiting gradient is found out when the server next looks.
+  bool fail(int w) {
+    Worker& x = workers_[w];
+    x.failed = true;
+    using At = Outcome::At;
+    const State st = x.state;
+    Outcome::FailureSeen seen;
+    seen.worker = w;
+    seen.at = st == State::pulling     ? At::pull
+              : st == State::computing ? At::compute
+              : st == State::waiting   ? At::waiting
+              : st == State::sending   ? At::sending
+                                       : At::idle;
+    seen.pool = pool_.size();
+    seen.pool_dry = handed_count_ == s_.mini_batches;
+    for (int o = 0; o < s_.workers(); ++o) {
+      const State other = workers_[o].state;
+      seen.others_busy += o != w && other != State::idle && other != State::gone;
+    }
+    outcome_.failures.push_back(seen);
+    if (st == State::pulling || st == State::computing) {
+      ++x.operation;  // its end event is void
+      give_back(x.mini_batch);
+      stop(w);
+      return true;
+    }
+    if (st == State::idle && x.in_team) stop(w);
+    return false;
+  }
+
+  void decide(Time now) {
+    hand_out(now);
+    serve(now);
+    hand_out(now);  // to workers whose gradient was too stale
+  }
+
+  void hand_out(Time now) {
+    for (std::size_t i = 0; i < fastest_first_.size() && !pool_.empty(); ++i) {
+      const int w = fastest_first_[i];
+      Worker& x = workers_[w];
+      if (x.state != State::idle || !x.in_team || x.declined) continue;
+      if (policy_.end_game != Policy::EndGame::none && !worth_taking(w, now)) {
+        x.declined = true;
+        continue;
+      }
+      x.mini_batch = pool_.front();
+      pool_.pop_front();
+      if (!handed_[x.mini_batch]) {
+        handed_[x.mini_batch] = true;
+        ++handed_count_;
+      }
+      x.state = State::pulling;
+      x.version = version_;
+      x.cycle_start = now;
+      x.busy_until = now + pull_;
+      at(x.busy_until, Kind::pulled, w, ++x.operation);
+    }
+  }
+
+  // Whether worker w's next completion is among the earliest the pool's mini-batches can have,
+  // counting the next completions of every other worker still in the game.
+  bool worth_taking(int w, Time now) const {
+    const bool offline = policy_.end_game == Policy::EndGame::actual;
+    const Time done = now + pull_ + (offline ? actual(w, workers_[w].computes) : mean(w));
+    if (offline && fails_before(w, done)) return false;
+    const Time finish = done + apply_;
+    const auto left = static_cast<Time>(pool_.size());
+    Time sooner = 0;
+    for (int j = 0; j < s_.workers(); ++j) {
+      const Worker& o = workers_[j];
+      if (j == w || !o.in_team || o.state == State::gone || o.declined) continue;
+      // When it could start its next cycle, and which compute that is.
+      Time free = now;
+      int k = o.computes;
+      switch (o.state) {
+        case State::pulling:
+          free = offline ? o.busy_until + actual(j, k++) + apply_
+                         : o.cycle_start + pull_ + mean(j) + apply_;
+          break;
+        case State::computing:
+          free = offline ? o.busy_until + apply_ : o.cycle_start + pull_ + mean(j) + apply_;
+          break;
+        case State::waiting:
+          free = now + apply_;
+          break;
+        case State::sending:
+          free = o.busy_until;
+          break;
+        default:
+          break;
+      }
+      if (!offline) {
+        const Time cycle = pull_ + mean(j) + apply_;
+        if (finish > free) sooner += (finish - free - 1) / cycle;
+      } else {
+        for (Time end = free + pull_ + actual(j, k); end < finish && !fails_before(j, end - apply_);
+             end += pull_ + actual(j, ++k) + apply_) {
+          if (++sooner >= left) break;
+        }
+      }
+      if (sooner >= left) return false;
+    }
+    return true;
+  }
+
+  // The j-th fastest working worker of the team is still computing.
+  bool pacer_busy() const {
+    int rank = 0;
+    for (int w : fastest_first_) {
+      const Worker& x = workers_[w];
+      if (!x.in_team || x.state == State::gone) continue;
+      if (++rank == policy_.pace) return x.state == State::pulling || x.state == State::computing;
+    }
+    return false;
+  }
+
+  // The waiting gradient a push sends next (ties: the first to arrive).
+  std::size_t first_in_order() const {
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < waiting_.size(); ++i) {
+      const Time a = mean(waiting_[i]), b = mean(waiting_[best]);
+      if ((policy_.order == Policy::Order::fastest_first && a < b) ||
+          (policy_.order == Policy::Order::slowest_first && a > b)) {
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  void serve(Time now) {
+    if (server_busy_ || waiting_.empty()) return;
+    // A worker that failed while waiting cannot send: its mini-batch goes back.
+    for (std::size_t i = 0; i < waiting_.size();) {
+      const int w = waiting_[i];
+      if (!workers_[w].failed) {
+        ++i;
+        continue;
+      }
+      waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(i));
+      give_back(workers_[w].mini_batch);
+      stop(w);
+    }
+    if (waiting_.empty()) return;
+    const bool average = policy_.server == Policy::Server::average;
+    if (average && policy_.pace > 0 && pacer_busy()) return;
+    // Averages take every waiting gradient, in arrival order; a push takes the first in order.
+    for (std::size_t i = 0; i < waiting_.size();) {
+      const std::size_t next = average ? i : first_in_order();
+      const int w = waiting_[next];
+      Worker& x = workers_[w];
+      if (s_.staleness_bound >= 0 && version_ - x.version > s_.staleness_bound) {
+        if (x.arrival_staleness <= s_.staleness_bound) ++outcome_.crossed;
+        waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(next));
+        give_back(x.mini_batch);
+        if (policy_.stale == Policy::Stale::retire && working_ > 1) {
+          stop(w);
+          ++outcome_.retired;
+        } else {
+          x.state = State::idle;
+        }
+        continue;
+      }
+      batch_.push_back(w);
+      waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(next));
+      if (!average) break;
+    }
+    if (batch_.empty()) return;
+    for (int w : batch_) {
+      workers_[w].state = State::sending;
+      workers_[w].busy_until = now + apply_;
+    }
+    server_busy_ = true;
+    at(now + apply_, Kind::applied, -1);
+  }
+
+  const Scenario& s_;
+  const Policy policy_;
+  const Time pull_, apply_;
+  std::vector<int> fastest_first_;
+  std::vector<Worker> workers_;
+  std::vector<Time> mean_, fail_at_;
+  std::vector<bool> handed_;  // per mini-batch: handed out at least once
+  int handed_count_ = 0;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  long sequence_ = 0;
+  std::deque<int> pool_;
+  std::vector<int> waiting_;  // workers whose gradient waits for the server, in arrival order
+  std::vector<int> batch_;    // the gradients being applied
+  bool server_busy_ = false;
+  int version_ = 0, applied_ = 0, working_ = 0;
+  Outcome outcome_;
+};
+
+}  // namespace
+
+Outcome simulate(const Scenario& s, const Policy& policy) { return Schedule(s, policy).run(); }
+
+Policy pull_based(const Scenario& s, Policy::Server server) {
+  Policy p;
+  p.team = s.workers();
+  p.server = server;
+  return p;
+}
+
+namespace {
+
+// The search: every family on the whole cluster, then, under a staleness bound, the team and the
+// pace each refined in turn from the best so far (a coarse pass over their values, then the
+// neighbours of the best). Exhaustive on small clusters; a few dozen runs on 32 workers.
+class Search {
+ public:
+  explicit Search(const Scenario& s) : s_(s) {
+    std::vector<double> speeds = s.worker_ms;
+    std::sort(speeds.begin(), speeds.end());
+    // A team ends where a speed ends; a pace is the first worker of a speed.
+    for (int n = 1; n <= s.workers(); ++n) {
+      if (n == s.workers() || speeds[n] != speeds[n - 1]) teams_.push_back(n);
+      if (n == 1 || speeds[n - 1] != speeds[n - 2]) paces_.push_back(n);
+    }
+  }
+
+  Plan run() {
+    using P = Policy;
+    // Variants that cannot differ on a scenario are skipped: actual times where they are the
+    // mean and nothing fails, the stale rule where there is no bound.
+    std::vector<P::EndGame> end_games = {P::EndGame::none, P::EndGame::mean};
+    if (s_.jitter != 0 || !s_.failures.empty()) end_games.push_back(P::EndGame::actual);
+    const bool bounded = s_.staleness_bound >= 0;
+    for (auto end_game : end_games) {
+      for (auto stale : {P::Stale::retire, P::Stale::recompute}) {
+        if (!bounded && stale == P::Stale::recompute) continue;
+        P p;
+        p.team = s_.workers();
+        p.end_game = end_game;
+        p.stale = stale;
+        for (auto order : {P::Order::arrival, P::Order::fastest_first, P::Order::slowest_first}) {
+          p.order = order;
+          consider(p);
+        }
+        p.server = P::Server::average;
+        p.order = P::Order::arrival;
+        for (int pace : {0, 1}) {
+          p.pace = pace;
+          consider(p);
+        }
+      }
+    }
+    if (bounded) {
+      // Fewer workers, paced by a slower one: refined in turn, twice.
+      for (int round = 0; round < 2; ++round) {
+        refine(teams_, [](P& p, int team) {
+          p.team = team;
+          p.pace = std::min(p.pace, team);
+        });
+        if (best_.policy.server == P::Server::average) {
+          std::vector<int> paces = {0};
+          for (int pace : paces_) {
+            if (pace <= best_.policy.team) paces.push_back(pace);
+          }
+          refine(paces, [](P& p, int pace) { p.pace = pace; });
+        }
+      }
+      for (auto end_game : end_games) {
+        for (auto stale : {P::Stale::retire, P::Stale::recompute}) {
+          P p = best_.policy;
+          p.end_game = end_game;
+          p.stale = stale;
+          consider(p);
+        }
+      }
+    }
+    return best_;
+  }
+
+ private:
+  void consider(const Policy& p) {
+    const auto key =
+        std::make_tuple(p.team, static_cast<int>(p.server), static_cast<int>(p.order), p.pace,
+                        static_cast<int>(p.end_game), static_cast<int>(p.stale));
+    if (!tried_.insert(key).second) return;
+    const double ms = simulate(s_, p).makespan_ms;
+    if (ms > 0 && (best_.ms < 0 || ms < best_.ms)) {
+      best_.ms = ms;
+      best_.policy = p;
+    }
+  }
+
+  // Varies one setting of the best policy over `values`: about eight spread over them, then
+  // the neighbours of the best.
+  template <typename Set>
+  void refine(const std::vector<int>& values, Set set) {
+    if (values.empty()) return;
+    const std::size_t n = values.size();
+    const std::size_t step = std::max<std::size_t>(1, n / 8);
+    auto at = [&](std::size_t i) {
+      Policy p = best_.policy;
+      set(p, values[i]);
+      consider(p);
+    };
+    for (std::size_t i = 0; i < n; i += step) at(i);
+    at(n - 1);
+    for (int pass = 0; pass < 2; ++pass) {
+      const Policy centre = best_.policy;
+      for (std::size_t i = 0; i < n; ++i) {
+        Policy p = centre;
+        set(p, values[i]);
+        if (p.team != centre.team || p.pace != centre.pace) continue;
+        for (std::size_t j = i > step ? i - step : 0; j < std::min(n, i + step + 1); ++j) at(j);
+        break;
+      }
+    }
+  }
+
+  const Scenario& s_;
+  std::vector<int> teams_, paces_;
+  std::set<std::tuple<int, int, int, int, int, int>> tried_;
+  Plan best_;
+};
+
+}  // namespace
+
+Plan best_known(const Scenario& s) {
+  Plan best = Search(s).run();
+  const bool proven = best.ms == lower_bound(s).ms;
+  best.note =
+      fmt::format("{}: {}", proven ? "optimal, on the bound" : "best known, not proven optimal",
+                  describe(s, best.policy));
+  return best;
+}
+
+std::string describe(const Scenario& s, const Policy& p) {
+  using P = Policy;
+  std::string out =
+      p.team == s.workers() ? "every worker" : fmt::format("the {} fastest workers", p.team);
+  if (p.server == P::Server::push) {
+    out += p.order == P::Order::arrival ? ", gradients pushed one at a time as they arrive"
+           : p.order == P::Order::fastest_first
+               ? ", gradients pushed one at a time, the fastest worker's first"
+               : ", gradients pushed one at a time, the slowest worker's first";
+  } else if (p.pace == 0) {
+    out += ", waiting gradients averaged in one apply as soon as the server is free";
+  } else {
+    const int j = p.pace;
+    const char* suffix = j % 10 == 1 && j % 100 != 11   ? "st"
+                         : j % 10 == 2 && j % 100 != 12 ? "nd"
+                         : j % 10 == 3 && j % 100 != 13 ? "rd"
+                                                        : "th";
+    out += j == 1 ? ", waiting gradients averaged once per cycle of the fastest working worker"
+                  : fmt::format(
+                        ", waiting gradients averaged once per cycle of the {}{} fastest "
+                        "working worker",
+                        j, suffix);
+  }
+  if (p.end_game == P::EndGame::mean) {
+    out += ", slow workers kept off the last mini-batches (judged on mean times)";
+  } else if (p.end_game == P::EndGame::actual) {
+    out +=
+        ", slow workers kept off the last mini-batches (planned on the actual times and failures, "
+        "which a program cannot know)";
+  }
+  if (s.staleness_bound >= 0) {
+    out += p.stale == P::Stale::retire ? ", a worker whose gradient is too stale retires"
+                                       : ", a too stale gradient's mini-batch recomputed";
+  }
+  return out;
+}
+
+}  // namespace overlap::param_server

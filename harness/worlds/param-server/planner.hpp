@@ -1,0 +1,71 @@
+// The parameter-server planner: families of schedules simulated offline on a scenario's exact
+// times (an event queue of its own, no Asio, no simulator), and the best of them, which is the
+// scenario's best known makespan.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "scenarios.hpp"
+
+namespace overlap::param_server {
+
+// How the cluster is driven. Workers of the team take mini-batches from a pool, pull, compute and
+// wait for the server; the server applies the waiting gradients; a failed worker's mini-batch
+// goes back to the pool.
+struct Policy {
+  int team = 0;  // the `team` fastest workers take part (equal speeds: lower index first)
+  // One gradient per push, in an order; or every waiting gradient in one apply_average.
+  enum class Server { push, average } server = Server::push;
+  enum class Order { arrival, fastest_first, slowest_first } order = Order::arrival;
+  // average only: 0 applies as soon as a gradient waits; j >= 1 also waits while the j-th fastest
+  // working worker of the team computes (one update per its cycle: fewer versions).
+  int pace = 0;
+  // A worker takes a mini-batch only if the others could not complete all that are left sooner,
+  // judged by mean times (what a program knows) or by the actual times and failures (offline).
+  enum class EndGame { none, mean, actual } end_game = EndGame::none;
+  // A gradient over the staleness bound: its mini-batch goes back, and its worker retires
+  // (unless it is the last one working) or takes the next mini-batch.
+  enum class Stale { retire, recompute } stale = Stale::retire;
+};
+
+// Every worker, pull-based, with the given server.
+Policy pull_based(const Scenario& s, Policy::Server server = Policy::Server::push);
+
+// What happened in one planned run: the makespan, each failure, and gradients that waited.
+struct Outcome {
+  double makespan_ms = -1;  // -1: the work never finished
+  enum class At { idle, pull, compute, waiting, sending };
+  struct FailureSeen {
+    int worker = -1;
+    At at = At::idle;
+    std::size_t pool = 0;   // mini-batches in the pool then
+    int others_busy = 0;    // other workers holding a mini-batch then
+    bool pool_dry = false;  // every mini-batch had been handed out at least once
+  };
+  std::vector<FailureSeen> failures;
+  int crossed = 0;  // gradients within the bound when they arrived, over it when served
+  int retired = 0;  // workers retired by a stale gradient
+  // Per worker, in microseconds: when its last pull began, and when its last operation ended.
+  std::vector<std::int64_t> last_start_us, last_end_us;
+};
+
+Outcome simulate(const Scenario& s, const Policy& policy);
+
+struct Plan {
+  double ms = -1;
+  Policy policy;
+  std::string note;  // which family reached it, and whether the bound proves it optimal
+};
+
+// The best schedule over the families: teams of every worker up to some speed; pushes one at a
+// time in three orders, or averages applied at once or paced by one worker of the team; the end
+// game off, by mean times or by actual ones; a stale gradient retiring its worker or recomputed.
+Plan best_known(const Scenario& s);
+
+// What a policy does, in words, for the best known's note.
+std::string describe(const Scenario& s, const Policy& p);
+
+}  // namespace overlap::param_server
