@@ -1,104 +1,60 @@
-// The pipeline scenarios' figures, checked against an independent schedule simulation (plain
-// list scheduling of per-stage operation orders, no Asio, no simulator).
-#include <algorithm>
+// The pipeline scenarios' figures: the planner's schedules (worlds/pipeline/planner.hpp) against
+// the published figures, the lower bound and each other, and the generated scenarios against the
+// ranges the brief promises.
 #include <boost/test/unit_test.hpp>
+#include <set>
+#include <string>
 #include <vector>
 
+#include "../../worlds/common/generated.hpp"
+#include "../../worlds/pipeline/exercise.hpp"
+#include "../../worlds/pipeline/planner.hpp"
 #include "../../worlds/pipeline/scenarios.hpp"
 
+using namespace overlap;
 using namespace overlap::pipeline;
 
 namespace {
 
-struct Op {
-  bool forward;
-  int mb;
-};
+std::vector<int> classic_warmup(int p) {
+  std::vector<int> w;
+  for (int s = 0; s < p; ++s) w.push_back(p - s - 1);
+  return w;
+}
 
-struct Schedule {
-  double makespan = 0;
-  std::vector<int> peak_stashes;
-};
+double step_ms(const planner::Step& step) { return sim::to_ms(step.makespan); }
 
-// Runs each stage's operations in the given order, each as early as its stage and its input
-// allow: forward(s, mb) after forward(s-1, mb); backward(s, mb) after backward(s+1, mb), or
-// after forward(s, mb) on the last stage.
-Schedule simulate(const std::vector<double>& f, const std::vector<double>& b, int m,
-                  const std::vector<std::vector<Op>>& order) {
-  const int p = static_cast<int>(f.size());
-  std::vector<std::vector<double>> f_end(p, std::vector<double>(m, -1));
-  std::vector<std::vector<double>> b_end(p, std::vector<double>(m, -1));
-  std::vector<std::size_t> next(p, 0);
-  std::vector<double> free_at(p, 0);
-  Schedule out;
-  out.peak_stashes.assign(p, 0);
-  std::vector<std::vector<std::pair<double, int>>> stash_events(p);
-  bool progress = true;
-  while (progress) {
-    progress = false;
-    for (int s = 0; s < p; ++s) {
-      while (next[s] < order[s].size()) {
-        const Op op = order[s][next[s]];
-        double ready;
-        if (op.forward) {
-          ready = s == 0 ? 0 : f_end[s - 1][op.mb];
-        } else {
-          ready = s == p - 1 ? f_end[s][op.mb] : b_end[s + 1][op.mb];
-        }
-        if (ready < 0) break;
-        const double start = std::max(ready, free_at[s]);
-        const double end = start + (op.forward ? f[s] : b[s]);
-        (op.forward ? f_end : b_end)[s][op.mb] = end;
-        free_at[s] = end;
-        out.makespan = std::max(out.makespan, end);
-        stash_events[s].push_back(op.forward ? std::make_pair(start, +1) : std::make_pair(end, -1));
-        ++next[s];
-        progress = true;
-      }
+// The default scenario with other times and budgets.
+Scenario variant(std::vector<double> f, std::vector<double> b, std::vector<int> stashes) {
+  Scenario s = *find_scenario("default");
+  s.forward_ms = std::move(f);
+  s.backward_ms = std::move(b);
+  s.stashes = std::move(stashes);
+  return s;
+}
+
+int slowest_stage(const Scenario& s) {
+  int slowest = 0;
+  for (int i = 1; i < s.stages(); ++i) {
+    if (s.forward_ms[i] + s.backward_ms[i] > s.forward_ms[slowest] + s.backward_ms[slowest]) {
+      slowest = i;
     }
   }
-  for (int s = 0; s < p; ++s) {
-    BOOST_REQUIRE_MESSAGE(next[s] == order[s].size(), "the schedule deadlocks");
-    std::sort(stash_events[s].begin(), stash_events[s].end());  // releases first at a tie
-    int held = 0;
-    for (auto [t, d] : stash_events[s])
-      out.peak_stashes[s] = std::max(out.peak_stashes[s], held += d);
-  }
-  return out;
-}
-
-std::vector<std::vector<Op>> one_f_one_b(int p, int m) {
-  std::vector<std::vector<Op>> order(p);
-  for (int s = 0; s < p; ++s) {
-    int fw = 0, bw = 0;
-    const int warmup = std::min(p - s - 1, m);
-    while (fw < warmup) order[s].push_back({true, fw++});
-    while (fw < m) order[s].push_back({true, fw++}), order[s].push_back({false, bw++});
-    while (bw < m) order[s].push_back({false, bw++});
-  }
-  return order;
-}
-
-std::vector<std::vector<Op>> gpipe(int p, int m) {
-  std::vector<std::vector<Op>> order(p);
-  for (int s = 0; s < p; ++s) {
-    for (int i = 0; i < m; ++i) order[s].push_back({true, i});
-    for (int i = 0; i < m; ++i) order[s].push_back({false, i});
-  }
-  return order;
+  return slowest;
 }
 
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(pipeline_schedule)
 
-BOOST_AUTO_TEST_CASE(one_f_one_b_reaches_every_scenarios_stated_optimum_within_budget) {
+BOOST_AUTO_TEST_CASE(the_planner_reaches_every_named_scenarios_published_figure) {
   for (const Scenario& sc : scenarios()) {
     BOOST_TEST_CONTEXT(sc.name) {
-      const Schedule run = simulate(sc.forward_ms, sc.backward_ms, sc.micro_batches,
-                                    one_f_one_b(sc.stages(), sc.micro_batches));
-      BOOST_TEST(run.makespan == sc.optimum_step_ms);
+      BOOST_TEST(sim::to_ms(planner::best_known(sc).step) == sc.optimum_step_ms);
       BOOST_TEST(lower_bound(sc).ms == sc.optimum_step_ms);  // the bound is tight here
+      const planner::Step run =
+          planner::run_orders(sc, planner::one_f_one_b(sc, classic_warmup(sc.stages())));
+      BOOST_TEST(step_ms(run) == sc.optimum_step_ms);
       for (int s = 0; s < sc.stages(); ++s) {
         BOOST_TEST(run.peak_stashes[s] == sc.stages() - s);
         BOOST_TEST(run.peak_stashes[s] <= sc.stashes[s]);
@@ -120,40 +76,175 @@ BOOST_AUTO_TEST_CASE(the_figures_the_brief_states) {
 }
 
 BOOST_AUTO_TEST_CASE(gpipe_matches_one_f_one_b_in_time_but_needs_m_stashes) {
+  Scenario roomy = *find_scenario("default");
+  roomy.stashes.assign(4, 8);
+  const planner::Step run = planner::run_orders(roomy, planner::gpipe_waves(roomy, 8));
+  BOOST_TEST(step_ms(run) == 330);
+  BOOST_TEST(run.peak_stashes[0] == 8);
+  // Within the default budget of 4 it is no schedule at all.
   const Scenario& d = *find_scenario("default");
-  const Schedule run = simulate(d.forward_ms, d.backward_ms, 8, gpipe(4, 8));
-  BOOST_TEST(run.makespan == 330);
-  BOOST_TEST(run.peak_stashes[0] == 8);  // over the default budget of 4
+  BOOST_TEST(planner::run_orders(d, planner::gpipe_waves(d, 8)).makespan == -1);
+  // In waves of 4 it fits, and drains the pipeline between the waves.
+  BOOST_TEST(step_ms(planner::run_orders(d, planner::gpipe_waves(d, 4))) > 330);
 }
 
 BOOST_AUTO_TEST_CASE(the_closed_form_bound_is_not_tight_when_the_slowest_stage_is_first) {
-  Scenario slow_first = *find_scenario("default");
-  slow_first.forward_ms = {15, 10, 10, 10};
-  slow_first.backward_ms = {30, 20, 20, 20};
+  const Scenario slow_first = variant({15, 10, 10, 10}, {30, 20, 20, 20}, {8, 8, 8, 8});
   BOOST_TEST(lower_bound(slow_first).ms == 360);
-  BOOST_TEST(
-      simulate(slow_first.forward_ms, slow_first.backward_ms, 8, one_f_one_b(4, 8)).makespan ==
-      405);
+  BOOST_TEST(step_ms(planner::run_orders(
+                 slow_first, planner::one_f_one_b(slow_first, classic_warmup(4)))) == 405);
   // GPipe: Σ(f+b) + (m-1)(max f + max b)
-  BOOST_TEST(simulate(slow_first.forward_ms, slow_first.backward_ms, 8, gpipe(4, 8)).makespan ==
+  BOOST_TEST(step_ms(planner::run_orders(slow_first, planner::gpipe_waves(slow_first, 8))) ==
              45 + 90 + 7 * 45);
 }
 
 BOOST_AUTO_TEST_CASE(with_enough_stashes_on_stage_0_the_slowest_first_bound_is_reached) {
   // Stage 0 runs all its forwards first (8 stashes), the others 1F1B: 360 ms, the bound.
-  const std::vector<double> f{15, 10, 10, 10}, b{30, 20, 20, 20};
-  std::vector<std::vector<Op>> order = one_f_one_b(4, 8);
-  order[0] = gpipe(4, 8)[0];
-  const Schedule run = simulate(f, b, 8, order);
-  BOOST_TEST(run.makespan == 360);
+  const Scenario slow_first = variant({15, 10, 10, 10}, {30, 20, 20, 20}, {8, 8, 8, 8});
+  planner::Orders orders = planner::one_f_one_b(slow_first, classic_warmup(4));
+  orders[0] = planner::gpipe_waves(slow_first, 8)[0];
+  const planner::Step run = planner::run_orders(slow_first, orders);
+  BOOST_TEST(step_ms(run) == 360);
   BOOST_TEST(run.peak_stashes[0] == 8);
+  BOOST_TEST(sim::to_ms(planner::best_known(slow_first).step) == 360);
+  // With 4 stashes a stage, the best known lies between the bound and 1F1B's 405.
+  const Scenario tight = variant({15, 10, 10, 10}, {30, 20, 20, 20}, {4, 4, 4, 4});
+  const double best = sim::to_ms(planner::best_known(tight).step);
+  BOOST_TEST(best >= 360);
+  BOOST_TEST(best <= 405);
 }
 
 BOOST_AUTO_TEST_CASE(a_small_stash_budget_raises_the_bound_by_littles_law) {
-  Scenario tight = *find_scenario("default");
-  tight.stashes = {2, 2, 2, 2};
+  const Scenario tight = variant({10, 10, 10, 10}, {20, 20, 20, 20}, {2, 2, 2, 2});
   // Stage 0: a stash lives >= 120 ms; 2 stashes serve 8 micro-batches in >= 4 x 120 ms.
   BOOST_TEST(lower_bound(tight).ms == 480);
+}
+
+BOOST_AUTO_TEST_CASE(orders_over_budget_or_out_of_order_are_no_schedule) {
+  const Scenario& d = *find_scenario("default");
+  planner::Orders orders = planner::one_f_one_b(d, classic_warmup(4));
+  std::swap(orders[3][0], orders[3][1]);  // a backward before its forward
+  BOOST_TEST(planner::run_orders(d, orders).makespan == -1);
+  // Warm-ups that do not shrink by one a stage deadlock: stage 0 waits for a gradient that
+  // stage 1 cannot start.
+  BOOST_TEST(planner::run_orders(d, planner::one_f_one_b(d, {0, 2, 1, 0})).makespan == -1);
+}
+
+BOOST_AUTO_TEST_CASE(a_self_timed_run_replays_as_fixed_orders) {
+  // Two independent computations of one schedule: the event loop that chose it, and list
+  // scheduling of the orders it chose.
+  for (int seed = 1; seed <= 10; ++seed) {
+    for (int k = 0; k < 4; ++k) {
+      const Scenario sc = Contract::generate(seed, k);
+      for (planner::Rule rule : {planner::Rule::alternate, planner::Rule::backward_first,
+                                 planner::Rule::forward_first, planner::Rule::oldest_first}) {
+        const planner::Step timed = planner::run_self_timed(sc, rule, sc.stashes);
+        BOOST_TEST_CONTEXT(sc.name << ", rule " << static_cast<int>(rule)) {
+          BOOST_TEST(timed.makespan > 0);
+          BOOST_TEST(planner::run_orders(sc, timed.orders).makespan == timed.makespan);
+          for (int s = 0; s < sc.stages(); ++s) BOOST_TEST(timed.peak_stashes[s] <= sc.stashes[s]);
+        }
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(the_best_known_is_never_below_the_bound_nor_above_1f1b) {
+  for (int seed = 1; seed <= 60; ++seed) {
+    for (int k = 0; k < 4; ++k) {
+      const Scenario sc = Contract::generate(seed, k);
+      BOOST_TEST_CONTEXT(sc.name) {
+        const sim::Time best = sim::ms(sc.optimum_step_ms);
+        BOOST_TEST(best == planner::best_known(sc).step);
+        BOOST_TEST(best >= sim::ms(lower_bound(sc).ms));
+        BOOST_TEST(best <=
+                   planner::run_orders(sc, planner::one_f_one_b(sc, classic_warmup(sc.stages())))
+                       .makespan);
+        BOOST_TEST(!sc.optimum_note.empty());
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(an_exhaustive_search_is_no_worse_than_any_family_where_it_runs) {
+  // Two stages, four micro-batches: every interleaving is tried.
+  const Scenario small = variant({7.301, 12.977}, {15.119, 20.46}, {3, 1});
+  Scenario sc = small;
+  sc.micro_batches = 4;
+  const sim::Time best = planner::best_known(sc).step;
+  BOOST_TEST(best <= planner::run_orders(sc, planner::one_f_one_b(sc, {1, 0})).makespan);
+  BOOST_TEST(best <= planner::run_orders(sc, planner::gpipe_waves(sc, 1)).makespan);
+  BOOST_TEST(best >= sim::ms(lower_bound(sc).ms));
+}
+
+BOOST_AUTO_TEST_CASE(generated_scenarios_stay_within_the_briefs_ranges) {
+  for (int seed = 1; seed <= 60; ++seed) {
+    for (int k = 0; k < 4; ++k) {
+      const Scenario sc = Contract::generate(seed, k);
+      BOOST_TEST_CONTEXT(sc.name) {
+        const int p = sc.stages(), m = sc.micro_batches;
+        BOOST_TEST(sc.name == worlds::generated_name(seed, k));
+        BOOST_TEST(sc.description.find('\n') == std::string::npos);
+        BOOST_TEST((p >= 2 && p <= 8));
+        BOOST_TEST((m >= p && m <= 4 * p));
+        BOOST_TEST(sc.steps == 3);
+        BOOST_TEST(sc.optimizer_ms == 0);
+        bool gpipe_fits = true;
+        for (int s = 0; s < p; ++s) {
+          BOOST_TEST((sc.forward_ms[s] >= 5 && sc.forward_ms[s] <= 20));
+          BOOST_TEST(sc.backward_ms[s] >= 1.5 * sc.forward_ms[s]);
+          BOOST_TEST(sc.backward_ms[s] <= 2.5 * sc.forward_ms[s]);
+          // Whole microseconds.
+          BOOST_TEST(sim::to_ms(sim::ms(sc.forward_ms[s])) == sc.forward_ms[s]);
+          BOOST_TEST(sim::to_ms(sim::ms(sc.backward_ms[s])) == sc.backward_ms[s]);
+          BOOST_TEST(sc.stashes[s] >= p - s);  // room for 1F1B
+          gpipe_fits = gpipe_fits && sc.stashes[s] >= m;
+        }
+        BOOST_TEST(!gpipe_fits);
+        // At least 20 % to gain over the starter.
+        BOOST_TEST(5 * sim::ms(sc.optimum_step_ms) <= 4 * baseline_step(sc));
+        // The slowest stage where scenario k's family puts it.
+        const int slowest = slowest_stage(sc);
+        switch (k % 4) {
+          case 0:
+            BOOST_TEST(slowest == 0);
+            break;
+          case 1:
+            BOOST_TEST((slowest > 0 && slowest < p - 1));
+            break;
+          case 2:
+            BOOST_TEST(slowest == p - 1);
+            break;
+          case 3:
+            BOOST_TEST(p >= 4);
+            break;
+        }
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(generated_scenarios_replay_from_their_names) {
+  const Scenario a = Contract::generate(7, 5);
+  const Scenario b = Contract::generate(7, 5);
+  BOOST_TEST(a.description == b.description);
+  BOOST_TEST(a.optimum_step_ms == b.optimum_step_ms);
+  BOOST_TEST(a.seed == b.seed);
+  std::set<std::string> seen;
+  for (int k = 0; k < 8; ++k) seen.insert(Contract::generate(7, k).description);
+  BOOST_TEST(seen.size() == 8u);
+}
+
+BOOST_AUTO_TEST_CASE(facts_are_whole_runs_in_exact_microseconds) {
+  for (int k = 0; k < 4; ++k) {
+    const Scenario sc = Contract::generate(3, k);
+    const worlds::ScenarioFacts facts = Contract::facts(sc);
+    BOOST_TEST(facts.baseline_ms == sim::to_ms(3 * baseline_step(sc)));
+    BOOST_TEST(facts.best_known_ms == sim::to_ms(3 * sim::ms(sc.optimum_step_ms)));
+    BOOST_TEST(facts.bound.ms <= facts.best_known_ms);
+    BOOST_TEST(facts.best_known_ms < facts.baseline_ms);
+    BOOST_TEST(Contract::parameters(sc).size() == 6u);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

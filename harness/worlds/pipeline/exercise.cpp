@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "../common/run_world.hpp"
 #include "oracle.hpp"
@@ -37,6 +39,45 @@ void check_weights(const detail::World& world, sim::Simulator& sim) {
                                        s, worst, kTolerance),
                            sim.now());
     }
+  }
+}
+
+// Where the scenario puts the bottleneck and whether GPipe fits; whether the run used a stage's
+// whole stash budget and reached the proven bound.
+void add_paths(const detail::World& world, const grade::ScenarioResult& result,
+               std::vector<std::string>& paths) {
+  const Scenario& sc = world.scenario();
+  const int p = sc.stages();
+  if (*std::min_element(sc.stashes.begin(), sc.stashes.end()) < sc.micro_batches) {
+    paths.push_back("gpipe-out-of-memory");  // all forwards first would hold m stashes
+  }
+  // The one slowest stage (forward plus backward), if one is slower than all others.
+  int slowest = 0, tied = 0;
+  for (int s = 1; s < p; ++s) {
+    const double t = sc.forward_ms[s] + sc.backward_ms[s];
+    const double worst = sc.forward_ms[slowest] + sc.backward_ms[slowest];
+    if (t > worst) {
+      slowest = s;
+      tied = 0;
+    } else if (t == worst) {
+      ++tied;
+    }
+  }
+  if (tied == 0) {
+    paths.push_back(slowest == 0       ? "slowest-stage-first"
+                    : slowest == p - 1 ? "slowest-stage-last"
+                                       : "slowest-stage-middle");
+  }
+  for (int s = 0; s < p; ++s) {
+    if (world.peak_stashes(s) >= sc.stashes[s]) {
+      paths.push_back("stash-budget-full");  // some stage held all the stashes it may
+      break;
+    }
+  }
+  // A correct run at the bound is provably optimal.
+  if (result.finished && result.violations_total == 0 &&
+      sim::ms(result.makespan_ms) == sim::ms(result.bound_ms)) {
+    paths.push_back("bound-reached");
   }
 }
 
@@ -105,14 +146,16 @@ void Contract::check(const detail::World& world, sim::Simulator& sim) {
 
 worlds::ScenarioFacts Contract::facts(const Scenario& sc) {
   const Bound bound = lower_bound(sc);
+  // Whole runs in integer microseconds: the starter's makespan is exactly the baseline.
+  auto run_ms = [&sc](sim::Time step) { return sim::to_ms(step * sc.steps); };
   return {sc.name,
           fmt::format("{}; {} steps", sc.description, sc.steps),
-          baseline_step_ms(sc) * sc.steps,
-          {bound.ms * sc.steps,
+          run_ms(baseline_step(sc)),
+          {run_ms(sim::ms(bound.ms)),
            fmt::format("{} = {:g} ms per step; steps cannot overlap (a stage's next forward needs "
                        "its optimizer step), so x{} steps",
                        bound.derivation, bound.ms, sc.steps)},
-          sc.optimum_step_ms * sc.steps,
+          run_ms(sim::ms(sc.optimum_step_ms)),
           fmt::format("{:g} ms per step: {}", sc.optimum_step_ms, sc.optimum_note)};
 }
 
@@ -128,6 +171,7 @@ void Contract::add_figures(const detail::World& world, grade::ScenarioResult& re
   const int p = sc.stages(), m = sc.micro_batches;
   result.figures.push_back({"bubble fraction of a flushed schedule, (p-1)/(m+p-1)",
                             static_cast<double>(p - 1) / (m + p - 1), ""});
+  add_paths(world, result, result.paths_taken);
 }
 
 }  // namespace overlap::pipeline

@@ -2,3 +2,10 @@
 # starter in every scenario (simulated milliseconds, exact).
 set(solution_makespans default=990,imbalanced=1350,deep=3510,two-stage=810)
 set(starter_makespans default=2880,imbalanced=3240,deep=23040,two-stage=1440)
+# The paths the reference takes between them on generated scenarios: from the scenario, a budget
+# that GPipe overflows and where the slowest stage sits; from the run, a stage holding its whole
+# stash budget, and a makespan at the proven bound.
+set(generated_paths gpipe-out-of-memory,slowest-stage-first,slowest-stage-middle,slowest-stage-last,stash-budget-full,bound-reached)
+# A simpler design a candidate would write: correct, and short of optimal on the default
+# generated set.
+set(designs gpipe_waves)

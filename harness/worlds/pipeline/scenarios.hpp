@@ -1,10 +1,12 @@
-// The pipeline scenarios, with their baseline, lower bound and reachable optimum.
+// The pipeline scenarios, named or generated, with their baseline, lower bound and best known
+// step.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "../../core/time.hpp"
 #include "../common/facts.hpp"
 
 namespace overlap::pipeline {
@@ -19,8 +21,8 @@ struct Scenario {
   int steps = 3;
   double optimizer_ms = 0;  // free: the figures per step are forward and backward alone
   std::uint64_t seed = 1;
-  // The best schedule known for one step (checked by an independent simulation in the unit
-  // tests), and how it is reached.
+  // The best schedule known for one step, and how it is reached: the planner's (planner.hpp);
+  // for a named scenario, its published figure, which the unit tests check against the planner.
   double optimum_step_ms = 0;
   std::string optimum_note;
 
@@ -30,8 +32,11 @@ struct Scenario {
 const std::vector<Scenario>& scenarios();
 const Scenario* find_scenario(const std::string& name);
 
-// The starter's strategy: one micro-batch at a time through every stage and back.
-double baseline_step_ms(const Scenario& s);
+// The starter's strategy: one micro-batch at a time through every stage and back, then each
+// stage's optimizer step in turn. In integer microseconds, as the simulator adds them up, so that
+// the starter's makespan is exactly `steps` times this.
+sim::Time baseline_step(const Scenario& s);
+inline double baseline_step_ms(const Scenario& s) { return sim::to_ms(baseline_step(s)); }
 
 using worlds::Bound;
 

@@ -39,6 +39,8 @@ class World {
   // What the checks read once the run is over.
   const std::vector<model::Layer>& layers() const { return layers_; }
   int steps_done(int stage) const { return stages_[stage].steps_done; }
+  // The most activation stashes the stage held at once.
+  int peak_stashes(int stage) const { return static_cast<int>(stages_[stage].stash_pool->peak()); }
   // Work done after the last optimizer step, never applied.
   std::string unapplied_work() const;
   // Micro-batches in flight per stage, for a deadlock report.
