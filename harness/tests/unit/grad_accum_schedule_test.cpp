@@ -180,6 +180,10 @@ BOOST_AUTO_TEST_CASE(generated_scenarios_stay_within_the_brief_and_take_their_pa
         descriptions.insert(s.description);
         const Decision d = oracle(s).decision;
         const Schedule planned = plan(s, d.stop_check, Assignment::free_first);
+        if (k % 4 != 2) {  // validators alike but in family 2
+          for (int v = 1; v < s.validators; ++v)
+            BOOST_TEST(s.validation_ms(v) == s.validation_ms(0));
+        }
         switch (k % 4) {
           case 0:  // the decision lands during a step's gradients
             BOOST_TEST(d.by_patience);
@@ -191,6 +195,7 @@ BOOST_AUTO_TEST_CASE(generated_scenarios_stay_within_the_brief_and_take_their_pa
             break;
           case 2:  // validators of different speeds, results out of check order
             BOOST_TEST(d.by_patience);
+            BOOST_TEST(s.validation_ms(0) != s.validation_ms(1));
             BOOST_TEST(s.validators >= 2);
             BOOST_TEST(planned.results_out_of_order(d.stop_check));
             break;
@@ -231,6 +236,8 @@ BOOST_AUTO_TEST_CASE(generated_figures_hold) {
                    plan(s, d.stop_check, Assignment::free_first).makespan_ms);
         BOOST_TEST(facts.best_known_ms <=
                    plan(s, d.stop_check, Assignment::round_robin).makespan_ms);
+        BOOST_TEST(facts.best_known_ms <=
+                   plan(s, d.stop_check, Assignment::lowest_idle).makespan_ms);
         // Where the search over every assignment is small, nothing it finds is below the bound,
         // and the planner is never below it either (it plans one of those assignments).
         if (std::pow(s.validators, d.stop_check) <= 5000) {

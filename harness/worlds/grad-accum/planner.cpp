@@ -98,6 +98,11 @@ class Timeline {
 int pick(const Timeline& t, int check, Assignment how) {
   const int validators = t.num_validators();
   if (how == Assignment::round_robin) return (check - 1) % validators;
+  if (how == Assignment::lowest_idle) {
+    for (int v = 0; v < validators; ++v) {
+      if (t.free_at(v) <= t.snapshot()) return v;
+    }
+  }
   int first = 0;  // free first; if several are idle, the one idle longest, as a queue serves them
   for (int v = 1; v < validators; ++v) {
     if (t.free_at(v) < t.free_at(first)) first = v;
@@ -120,6 +125,8 @@ std::string assignment_name(Assignment how) {
   switch (how) {
     case Assignment::free_first:
       return "every check to the validator free first (among idle ones, the one idle longest)";
+    case Assignment::lowest_idle:
+      return "every check to the idle validator of the lowest index, or else the one free first";
     case Assignment::round_robin:
       return "check c to validator (c - 1) mod V";
   }
@@ -159,7 +166,8 @@ Schedule plan(const Scenario& s, int decisive_checks, Assignment how) {
 BestKnown best_known(const Scenario& s, const Decision& d) {
   Assignment reached = Assignment::free_first;
   double best = std::numeric_limits<double>::infinity();
-  for (Assignment how : {Assignment::free_first, Assignment::round_robin}) {
+  for (Assignment how :
+       {Assignment::free_first, Assignment::lowest_idle, Assignment::round_robin}) {
     const double ms = plan(s, d.stop_check, how).makespan_ms;
     if (ms < best) best = ms, reached = how;
   }

@@ -17,6 +17,7 @@ namespace overlap::grad_accum {
 // which check will decide, so the world plans no assignment that needs either.
 enum class Assignment {
   free_first,   // the validator free first; among idle ones, the one idle longest (then by index)
+  lowest_idle,  // the idle validator of the lowest index; if none is idle, the one free first
   round_robin,  // check c to validator (c - 1) mod V, waiting for it if it is busy
 };
 
