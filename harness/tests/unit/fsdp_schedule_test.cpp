@@ -57,7 +57,15 @@ BOOST_AUTO_TEST_CASE(generated_scenarios_stay_within_the_brief) {
         BOOST_TEST((s.layers >= 4 && s.layers <= 24));
         BOOST_TEST((s.param_buffers >= 1 && s.param_buffers <= 3));
         BOOST_TEST((s.grad_buffers >= 1 && s.grad_buffers <= 3));
-        BOOST_TEST((s.slow_rank < 0 || (s.slow_rank < s.ranks && s.slow_factor > 1)));
+        BOOST_TEST((s.slow_rank < 0 ||
+                    (s.slow_rank < s.ranks && s.slow_factor >= 1.2 && s.slow_factor <= 2)));
+        for (int l = 0; l < s.layers; ++l) BOOST_TEST((s.size(l) >= 0.5 && s.size(l) <= 4.5));
+        BOOST_TEST((s.copy_ms >= 3 && s.copy_ms <= 12));
+        BOOST_TEST((s.all_gather_ms >= 5 && s.all_gather_ms <= 30));
+        BOOST_TEST((s.forward_ms >= 5 && s.forward_ms <= 25));
+        BOOST_TEST((s.backward_ms >= 1.6 * s.forward_ms - 1e-3 &&
+                    s.backward_ms <= 2.4 * s.forward_ms + 1e-3));
+        BOOST_TEST((s.reduce_scatter_ms >= 6 && s.reduce_scatter_ms <= 32));
         if (k % 4 == 0) BOOST_TEST(s.uneven());
         if (k % 4 == 1) BOOST_TEST(s.slow_rank >= 0);
         if (k % 4 == 2) BOOST_TEST(s.param_buffers == 1);
