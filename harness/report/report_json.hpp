@@ -8,7 +8,8 @@
 
 namespace overlap::report {
 
-inline constexpr int kSchemaVersion = 1;
+// 2: the seed of the generated scenarios, each scenario's parameters and the paths it took.
+inline constexpr int kSchemaVersion = 2;
 
 boost::json::value to_json(const grade::Report& report);
 

@@ -87,15 +87,16 @@ BOOST_AUTO_TEST_CASE(the_json_report_has_the_versioned_schema) {
   const json::object o = report::to_json(rep).as_object();
   std::vector<std::string> keys;
   for (const auto& member : o) keys.emplace_back(member.key());
-  BOOST_TEST(keys == (std::vector<std::string>{"schema", "schema_version", "exercise", "submission",
-                                               "compiler", "provenance", "verdict", "scenarios"}),
-             boost::test_tools::per_element());
+  BOOST_TEST(
+      keys == (std::vector<std::string>{"schema", "schema_version", "exercise", "submission",
+                                        "compiler", "provenance", "seed", "verdict", "scenarios"}),
+      boost::test_tools::per_element());
   keys.clear();
   for (const auto& member : o.at("provenance").as_object()) keys.emplace_back(member.key());
   BOOST_TEST(keys == (std::vector<std::string>{"submission_sha256", "kit_commit", "kit_modified",
                                                "time_limit_s"}),
              boost::test_tools::per_element());
-  BOOST_TEST(o.at("schema_version").as_int64() == 1);
+  BOOST_TEST(o.at("schema_version").as_int64() == 2);
   BOOST_TEST(o.at("verdict").as_string() == "pass");
   const json::object& s = o.at("scenarios").as_array()[0].as_object();
   keys.clear();
@@ -103,11 +104,12 @@ BOOST_AUTO_TEST_CASE(the_json_report_has_the_versioned_schema) {
   BOOST_TEST(
       keys == (std::vector<std::string>{"name",         "description",      "baseline_ms",
                                         "bound_ms",     "bound_derivation", "optimum_ms",
-                                        "optimum_note", "finished",         "makespan_ms",
-                                        "violations",   "violations_total", "peak_memory",
-                                        "utilisation",  "figures",          "output",
-                                        "correct",      "verdict",          "speedup",
-                                        "efficiency",   "pass_speedup",     "optimal_speedup"}),
+                                        "optimum_note", "parameters",       "finished",
+                                        "makespan_ms",  "violations",       "violations_total",
+                                        "peak_memory",  "utilisation",      "figures",
+                                        "paths_taken",  "output",           "correct",
+                                        "verdict",      "speedup",          "efficiency",
+                                        "pass_speedup", "optimal_speedup"}),
       boost::test_tools::per_element());
   BOOST_TEST(s.at("makespan_ms").as_int64() == 40);  // whole numbers print as integers
   BOOST_TEST(s.at("efficiency").as_double() == 0.75);
