@@ -15,13 +15,19 @@
 //    over the bound is wasted work, and its worker would be as slow next time: its mini-batch
 //    goes back and it retires (unless it is the last worker, which is never stale).
 //  - Pacing under a bound: each apply ages every gradient in flight by one version. With a
-//    bound, the server applies once per cycle of the fastest worker, averaging all that arrived
+//    bound, the server applies once per cycle of a pacing worker, averaging all that arrived
 //    meanwhile, so versions advance slowly enough for slower workers to stay within the bound.
+//    Workers faster than the pacer wait for it, so the pacer is chosen from the speeds and the
+//    bound: the one whose pace lets the cluster deliver the most gradients that count.
+//  - The end game: near the end, a slow worker handed one of the last mini-batches makes
+//    everyone wait for it. An idle worker takes one only if the others, busy as they are, could
+//    not finish all that are left before it would finish its one.
 //  - When the last mini-batch is applied, closing every mailbox ends the worker loops.
 #include <algorithm>
 #include <boost/asio.hpp>
 #include <boost/asio/experimental/channel.hpp>
 #include <boost/asio/experimental/parallel_group.hpp>
+#include <cmath>
 #include <deque>
 #include <memory>
 #include <numeric>
@@ -84,6 +90,7 @@ class Server {
     std::stable_sort(fastest_first_.begin(), fastest_first_.end(), [&](int a, int b) {
       return cluster.worker(a).ms_per_gradient() < cluster.worker(b).ms_per_gradient();
     });
+    pace_ = choose_pace();
   }
 
   awaitable<void> run() {
@@ -117,10 +124,29 @@ class Server {
         stop(w);
         continue;
       }
+      if (others_finish_sooner(w)) continue;  // it waits: a mini-batch may still come back
       mailboxes_[w]->try_send(error_code{}, pool_.front());
       pool_.pop_front();
       state_[w] = State::computing;
     }
+  }
+
+  // A worker's cycle: pull, compute, send. Pull and apply take about a millisecond each.
+  double cycle_ms(int w) const { return cluster_.worker(w).ms_per_gradient() + 2; }
+
+  // Whether the other workers would complete every mini-batch left in the pool before worker w
+  // completed one. The server does not know where a busy worker is in its cycle: half-way, on
+  // average.
+  bool others_finish_sooner(int w) const {
+    const double mine = cycle_ms(w);
+    double sooner = 0;
+    for (int j = 0; j < static_cast<int>(state_.size()); ++j) {
+      if (j == w || (state_[j] != State::computing && state_[j] != State::reported)) continue;
+      const double left = state_[j] == State::computing ? cycle_ms(j) / 2 : 0;
+      sooner += std::max(0.0, std::floor((mine - left) / cycle_ms(j)));
+      if (sooner >= static_cast<double>(pool_.size())) return true;
+    }
+    return false;
   }
 
   void take(Report report) {
@@ -138,15 +164,51 @@ class Server {
     --working_;
   }
 
-  // Without a bound, apply as soon as a gradient waits. With one, wait for the fastest working
-  // worker's gradient too (unless it has nothing to compute): one version per its cycle.
+  // Without a bound, apply as soon as a gradient waits. With one, wait for the pacer's gradient
+  // too (unless it has nothing to compute): one version per its cycle. The pacer is the
+  // pace_-th fastest working worker (the slowest, when fewer are left).
   bool due() const {
     if (waiting_.empty()) return false;
-    if (cluster_.staleness_bound() < 0) return true;
+    if (pace_ == 0) return true;
+    int rank = 0, pacer = -1;
     for (int w : fastest_first_) {
-      if (state_[w] != State::gone) return state_[w] != State::computing;
+      if (state_[w] == State::gone) continue;
+      pacer = w;
+      if (++rank == pace_) break;
     }
-    return true;
+    return pacer < 0 || state_[pacer] != State::computing;
+  }
+
+  // The pace under a bound, from the mean speeds: 0 (apply whenever a gradient waits) or the
+  // rank of the pacing worker, whichever delivers the most gradients per ms within the bound.
+  // Paced by worker p of cycle c_p, a worker faster than p delivers one gradient per c_p; a
+  // slower one j waits half a c_p for the next apply, so its gradient is (c_j + c_p / 2) / c_p
+  // versions old, plus one for an apply under way, and counts if that is within the bound.
+  // Unpaced, versions advance as fast as gradients arrive, at most one per ms.
+  int choose_pace() const {
+    const int bound = cluster_.staleness_bound();
+    if (bound < 0) return 0;
+    std::vector<double> cycles;
+    for (int w : fastest_first_) cycles.push_back(cycle_ms(w));
+    double arrivals = 0;
+    for (double c : cycles) arrivals += 1 / c;
+    const double version_rate = std::min(arrivals, 1.0);
+    double best_rate = 0;
+    for (double c : cycles) best_rate += c * version_rate + 1 <= bound ? 1 / c : 0;
+    int best = 0;
+    for (std::size_t p = 0; p < cycles.size(); ++p) {
+      const double pace = cycles[p];
+      double rate = 0;
+      for (std::size_t j = 0; j < cycles.size(); ++j) {
+        const double cycle = j <= p ? pace : cycles[j] + pace / 2;
+        if (cycle / pace + 1 <= bound) rate += 1 / cycle;
+      }
+      if (rate > best_rate) {
+        best_rate = rate;
+        best = static_cast<int>(p) + 1;
+      }
+    }
+    return best;
   }
 
   awaitable<void> apply() {
@@ -186,7 +248,8 @@ class Server {
   std::vector<State> state_;     // per worker
   std::vector<int> fastest_first_;
   int applied_ = 0;
-  int working_;  // workers neither failed nor retired
+  int working_;   // workers neither failed nor retired
+  int pace_ = 0;  // under a bound, the rank of the pacing worker (choose_pace)
 };
 
 awaitable<void> train(ps::Cluster& cluster) {

@@ -46,14 +46,22 @@ void add_paths(const detail::World& world, std::vector<std::string>& paths) {
     if (f.during == Activity::send) take("failure-during-push");
     if (f.after_pool_dry) take("failure-after-pool-dry");
   }
-  // The bound held this run back: a gradient refused, or one applied right at the bound.
-  const int bound = world.scenario().staleness_bound;
-  if (bound >= 0) {
-    bool at_bound = world.refused_gradients() > 0;
+  // The bound held this run back: it refused a gradient or applied one right at the bound, or
+  // the schedule it would run without a bound (every gradient averaged as soon as the server
+  // is free) crosses it.
+  const Scenario& sc = world.scenario();
+  if (sc.staleness_bound >= 0) {
+    bool binding = world.refused_gradients() > 0;
     for (const detail::Apply& a : world.applies()) {
-      for (int staleness : a.staleness) at_bound |= staleness == bound;
+      for (int staleness : a.staleness) binding |= staleness == sc.staleness_bound;
     }
-    if (at_bound) take("staleness-bound-binding");
+    if (!binding) {
+      Scenario unbounded = sc;
+      unbounded.staleness_bound = -1;
+      binding = simulate(unbounded, pull_based(unbounded, Policy::Server::average)).max_staleness >
+                sc.staleness_bound;
+    }
+    if (binding) take("staleness-bound-binding");
   }
   if (!world.kept_off_tail().empty()) take("slow-worker-tail");
 }

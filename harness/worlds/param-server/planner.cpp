@@ -302,6 +302,7 @@ class Schedule {
         }
         continue;
       }
+      outcome_.max_staleness = std::max(outcome_.max_staleness, version_ - x.version);
       batch_.push_back(w);
       waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(next));
       if (!average) break;

@@ -46,8 +46,9 @@ struct Outcome {
     bool pool_dry = false;  // every mini-batch had been handed out at least once
   };
   std::vector<FailureSeen> failures;
-  int crossed = 0;  // gradients within the bound when they arrived, over it when served
-  int retired = 0;  // workers retired by a stale gradient
+  int crossed = 0;        // gradients within the bound when they arrived, over it when served
+  int retired = 0;        // workers retired by a stale gradient
+  int max_staleness = 0;  // of the gradients applied
   // Per worker, in microseconds: when its last pull began, and when its last operation ended.
   std::vector<std::int64_t> last_start_us, last_end_us;
 };
