@@ -128,6 +128,33 @@ bool add_failure(Scenario& s, worlds::Draw& d, Phase phase) {
   return lands(plausible_runs(s), w, phase);
 }
 
+// A failure in a pull of one of the two fastest workers, late enough that a share of M / W
+// mini-batches would already be done, and before the pool runs dry: a worker that an equal split
+// has used up, but a pool has not. False if it misses.
+bool add_failure_after_share(Scenario& s, worlds::Draw& d) {
+  std::vector<int> fastest_first(s.workers());
+  std::iota(fastest_first.begin(), fastest_first.end(), 0);
+  std::stable_sort(fastest_first.begin(), fastest_first.end(),
+                   [&](int a, int b) { return s.worker_ms[a] < s.worker_ms[b]; });
+  const int w = fastest_first[d.integer(0, 1)];
+  const int share = (s.mini_batches - w + s.workers() - 1) / s.workers();
+  std::int64_t share_done = 0;
+  for (int k = 0; k < share + 2; ++k) {
+    share_done += us(s.pull_ms) + us(compute_ms(s, w, k)) + us(s.apply_ms);
+  }
+  share_done += share_done / 10;  // waits for the server
+  const Outcome planned = plausible_runs(s).back();
+  std::vector<std::int64_t> pulls;
+  for (std::int64_t start : planned.pulls_us[w]) {
+    if (start >= share_done && to_ms(start) < 0.8 * planned.makespan_ms) pulls.push_back(start);
+  }
+  if (pulls.empty()) return false;
+  const std::int64_t start = pulls[d.integer(0, static_cast<int>(pulls.size()) - 1)];
+  s.failures.push_back(
+      {w, to_ms(start + static_cast<std::int64_t>((0.1 + 0.8 * d.unit()) * us(s.pull_ms)))});
+  return lands(plausible_runs(s), w, Phase::pull);
+}
+
 // The slowest worker to finish in a pool that hands out work to whoever is free fails late in
 // its last compute, after everyone else has finished: its mini-batch comes back to an empty
 // cluster. False if nobody finishes alone long enough.
@@ -183,7 +210,7 @@ std::string describe(const Scenario& s) {
 }
 
 // One attempt at a family's scenario, or nothing if it misses the family's paths.
-std::optional<Scenario> attempt(worlds::Draw& d, Family family) {
+std::optional<Scenario> attempt(worlds::Draw& d, Family family, bool fallback) {
   Scenario s = draw_cluster(d, family);
   // A loose bound now and then, where the family is about failures.
   if (family != Family::staleness && d.chance(0.25)) {
@@ -192,8 +219,8 @@ std::optional<Scenario> attempt(worlds::Draw& d, Family family) {
   bool reached = true;
   switch (family) {
     case Family::pull_failure:
-      reached = add_failure(s, d, Phase::pull);
-      if (reached && d.chance(0.5)) reached = add_failure(s, d, Phase::compute);
+      // After the share of an equal split where it can be found; early in the run otherwise.
+      reached = fallback ? add_failure(s, d, Phase::pull) : add_failure_after_share(s, d);
       break;
     case Family::compute_and_push_failures:
       reached = add_failure(s, d, Phase::compute) && add_failure(s, d, Phase::push);
@@ -217,7 +244,7 @@ Scenario Contract::generate(std::uint64_t seed, int k) {
   const auto family = static_cast<Family>(k % 4);
   for (int a = 0; a < kMaxAttempts; ++a) {
     worlds::Draw d(seed, k, a);
-    std::optional<Scenario> s = attempt(d, family);
+    std::optional<Scenario> s = attempt(d, family, a >= kMaxAttempts / 2);
     if (!s) continue;
     const double baseline = baseline_ms(*s);
     const Plan plan = best_known(*s);

@@ -38,6 +38,7 @@ class Schedule {
     for (int i = 0; i < policy.team; ++i) workers_[fastest_first_[i]].in_team = true;
     working_ = policy.team;
     for (int mb = 0; mb < s.mini_batches; ++mb) pool_.push_back(mb);
+    outcome_.pulls_us.resize(s.workers());
   }
 
   Outcome run() {
@@ -194,6 +195,7 @@ class Schedule {
       x.state = State::pulling;
       x.version = version_;
       x.cycle_start = now;
+      outcome_.pulls_us[w].push_back(now);
       x.busy_until = now + pull_;
       at(x.busy_until, Kind::pulled, w, ++x.operation);
     }

@@ -51,6 +51,7 @@ struct Outcome {
   int max_staleness = 0;  // of the gradients applied
   // Per worker, in microseconds: when its last pull began, and when its last operation ended.
   std::vector<std::int64_t> last_start_us, last_end_us;
+  std::vector<std::vector<std::int64_t>> pulls_us;  // per worker, when each of its pulls began
 };
 
 Outcome simulate(const Scenario& s, const Policy& policy);
