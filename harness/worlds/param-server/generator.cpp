@@ -125,7 +125,7 @@ bool add_failure(Scenario& s, worlds::Draw& d, Phase phase) {
   while (s.fails_at_us(w) >= 0) w = (w + 1) % s.workers();
   const int n = d.integer(0, std::min(8, early_cycles(s, w) - 1));
   s.failures.push_back({w, during(s, d, w, n, phase)});
-  return lands(plausible_runs(s), w, phase);
+  return starter_survives(s) && lands(plausible_runs(s), w, phase);
 }
 
 // A failure in a pull of one of the two fastest workers, late enough that a share of M / W
@@ -143,7 +143,10 @@ bool add_failure_after_share(Scenario& s, worlds::Draw& d) {
     share_done += us(s.pull_ms) + us(compute_ms(s, w, k)) + us(s.apply_ms);
   }
   share_done += share_done / 10;  // waits for the server
-  const Outcome planned = plausible_runs(s).back();
+  Policy reference_like = pull_based(s, Policy::Server::average);
+  reference_like.pace = s.staleness_bound >= 0 ? 1 : 0;
+  reference_like.end_game = Policy::EndGame::mean;
+  const Outcome planned = simulate(s, reference_like);
   std::vector<std::int64_t> pulls;
   for (std::int64_t start : planned.pulls_us[w]) {
     if (start >= share_done && to_ms(start) < 0.8 * planned.makespan_ms) pulls.push_back(start);
@@ -152,7 +155,7 @@ bool add_failure_after_share(Scenario& s, worlds::Draw& d) {
   const std::int64_t start = pulls[d.integer(0, static_cast<int>(pulls.size()) - 1)];
   s.failures.push_back(
       {w, to_ms(start + static_cast<std::int64_t>((0.1 + 0.8 * d.unit()) * us(s.pull_ms)))});
-  return lands(plausible_runs(s), w, Phase::pull);
+  return starter_survives(s) && lands(plausible_runs(s), w, Phase::pull);
 }
 
 // The slowest worker to finish in a pool that hands out work to whoever is free fails late in

@@ -371,14 +371,16 @@ class Search {
     std::vector<P::EndGame> end_games = {P::EndGame::none, P::EndGame::mean};
     if (s_.jitter != 0 || !s_.failures.empty()) end_games.push_back(P::EndGame::actual);
     const bool bounded = s_.staleness_bound >= 0;
+    // The stale rule is varied on the best at the end.
     for (auto end_game : end_games) {
-      for (auto stale : {P::Stale::retire, P::Stale::recompute}) {
-        if (!bounded && stale == P::Stale::recompute) continue;
+      for (auto stale : {P::Stale::retire}) {
         P p;
         p.team = s_.workers();
         p.end_game = end_game;
         p.stale = stale;
+        // The order of pushes matters on a few workers; on many, pushes queue whatever it is.
         for (auto order : {P::Order::arrival, P::Order::fastest_first, P::Order::slowest_first}) {
+          if (order != P::Order::arrival && s_.workers() > 8) continue;
           p.order = order;
           consider(p);
         }
@@ -392,7 +394,7 @@ class Search {
     }
     if (bounded) {
       // Fewer workers, paced by a slower one: refined in turn, twice.
-      for (int round = 0; round < 2; ++round) {
+      for (int round = 0; round < (s_.workers() > 16 ? 1 : 2); ++round) {
         refine(teams_, [](P& p, int team) {
           p.team = team;
           p.pace = std::min(p.pace, team);
@@ -436,7 +438,7 @@ class Search {
   void refine(const std::vector<int>& values, Set set) {
     if (values.empty()) return;
     const std::size_t n = values.size();
-    const std::size_t step = std::max<std::size_t>(1, n / 8);
+    const std::size_t step = std::max<std::size_t>(1, n / 6);
     auto at = [&](std::size_t i) {
       Policy p = best_.policy;
       set(p, values[i]);

@@ -193,6 +193,10 @@ Rounds rounds(const Scenario& s) {
         if (fail >= 0) sent_after.push_back(fail);
       }
     }
+    if (gradients == 0 && returned.empty()) {  // every worker has failed: it never ends
+      out.survives = false;
+      break;
+    }
     // The average is sent at round_end: a sender failed by then refuses it.
     for (std::int64_t fail : sent_after) out.survives &= fail > round_end;
     now = round_end + (gradients > 0 ? us(s.apply_ms) : 0);
