@@ -159,9 +159,12 @@ class Server {
     waiting_.push_back(std::move(report));
   }
 
+  // The pace is chosen again among those left: a pacer that failed must not hand its rank to a
+  // slower worker that the fast ones would then wait for.
   void stop(int w) {
     state_[w] = State::gone;
     --working_;
+    pace_ = choose_pace();
   }
 
   // Without a bound, apply as soon as a gradient waits. With one, wait for the pacer's gradient
@@ -179,8 +182,9 @@ class Server {
     return pacer < 0 || state_[pacer] != State::computing;
   }
 
-  // The pace under a bound, from the mean speeds: 0 (apply whenever a gradient waits) or the
-  // rank of the pacing worker, whichever delivers the most gradients per ms within the bound.
+  // The pace under a bound, from the mean speeds of the workers left: 0 (apply whenever a
+  // gradient waits) or the rank of the pacing worker among them, whichever delivers the most
+  // gradients per ms within the bound.
   // Paced by worker p of cycle c_p, a worker faster than p delivers one gradient per c_p; a
   // slower one j waits half a c_p for the next apply, so its gradient is (c_j + c_p / 2) / c_p
   // versions old, plus one for an apply under way, and counts if that is within the bound.
@@ -189,7 +193,9 @@ class Server {
     const int bound = cluster_.staleness_bound();
     if (bound < 0) return 0;
     std::vector<double> cycles;
-    for (int w : fastest_first_) cycles.push_back(cycle_ms(w));
+    for (int w : fastest_first_) {
+      if (state_[w] != State::gone) cycles.push_back(cycle_ms(w));
+    }
     double arrivals = 0;
     for (double c : cycles) arrivals += 1 / c;
     const double version_rate = std::min(arrivals, 1.0);
