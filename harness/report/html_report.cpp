@@ -172,8 +172,7 @@ void header(const grade::Report& report, Out out) {
   fmt::format_to(out, "<dt>kit</dt><dd><code>{}</code>{}</dd>\n", html_escape(p.kit_commit),
                  p.kit_modified ? " (modified)" : "");
   fmt::format_to(out, "<dt>time limit</dt><dd>{:g} s a scenario</dd>\n", p.time_limit_s);
-  fmt::format_to(out, "<dt>seed</dt><dd class=\"seed\">{}</dd>\n</dl>\n</header>\n",
-                 report.seed);
+  fmt::format_to(out, "<dt>seed</dt><dd class=\"seed\">{}</dd>\n</dl>\n</header>\n", report.seed);
 }
 
 void verdict_table(const grade::Report& report, Out out) {

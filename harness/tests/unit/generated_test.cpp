@@ -1,5 +1,7 @@
 // Generated scenarios: names that replay, draws that depend on (seed, k, attempt) alone, every
 // world's generator deterministic, and the grader's choice of scenarios from its options.
+#include "../../worlds/common/generated.hpp"
+
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <string>
@@ -7,7 +9,6 @@
 
 #include "../../grader/selection.hpp"
 #include "../../worlds/common/exercise.hpp"
-#include "../../worlds/common/generated.hpp"
 
 using namespace overlap;
 
@@ -29,9 +30,9 @@ BOOST_AUTO_TEST_CASE(a_generated_name_says_its_seed_and_index_and_nothing_else_p
   BOOST_TEST(parsed->seed == 18446744073709551615ULL);
   BOOST_TEST(parsed->k == 12);
   BOOST_TEST(worlds::generated_name(7, 3) == "seed-7-3");
-  for (const char* bad : {"seed-7", "seed-7-", "seed--7-3", "seed-07-3", "seed-7-03", "seed-7-3x",
-                          "seed-7-+3", "seed-18446744073709551616-0", "seed-1-99999999999",
-                          "default", "Seed-7-3", "seed-7--3"}) {
+  for (const char* bad :
+       {"seed-7", "seed-7-", "seed--7-3", "seed-07-3", "seed-7-03", "seed-7-3x", "seed-7-+3",
+        "seed-18446744073709551616-0", "seed-1-99999999999", "default", "Seed-7-3", "seed-7--3"}) {
     BOOST_TEST(!worlds::parse_generated_name(bad), bad);
   }
 }
