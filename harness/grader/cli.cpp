@@ -69,12 +69,6 @@ std::string compiler_messages(const std::string& log) {
   return out;
 }
 
-std::string scenario_names(const worlds::Exercise& exercise) {
-  std::vector<std::string> names;
-  for (const auto& s : exercise.scenarios()) names.push_back(s.name);
-  return fmt::format("{}", fmt::join(names, ", "));
-}
-
 // How the best known is reached is for the interviewer: the candidate's reports give figures.
 void keep_figures_only(Report& report) {
   for (ScenarioResult& r : report.scenarios) r.optimum_note.clear();
@@ -258,8 +252,7 @@ int main(int argc, char** argv) {
   if (args.count("help")) {
     std::cout << "usage: overlap-judge " << exercise.name() << " --program FILE [options]\n"
               << options;
-    fmt::print("scenarios: {}, and seed-S-k, the k-th generated scenario of seed S\n",
-               scenario_names(exercise));
+    fmt::print("scenarios: {}\n", valid_scenarios(exercise));
     return 0;
   }
   if (args.count("program") == args.count("submission")) {

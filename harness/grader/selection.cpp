@@ -10,13 +10,6 @@ namespace overlap::grade {
 
 namespace {
 
-std::string valid_names(const worlds::Exercise& exercise) {
-  std::vector<std::string> names;
-  for (const auto& s : exercise.scenarios()) names.push_back(s.name);
-  return fmt::format("{}, seed-S-k (the k-th generated scenario of seed S), named, generated",
-                     fmt::join(names, ", "));
-}
-
 // The scenarios an earlier report graded, with its seed: the same names give the same
 // scenarios, so the same submission gets the same report.
 Selection replayed(const worlds::Exercise& exercise, const std::string& file) {
@@ -59,6 +52,13 @@ Selection replayed(const worlds::Exercise& exercise, const std::string& file) {
 
 }  // namespace
 
+std::string valid_scenarios(const worlds::Exercise& exercise) {
+  std::vector<std::string> names;
+  for (const auto& s : exercise.scenarios()) names.push_back(s.name);
+  return fmt::format("{}, seed-S-k (the k-th generated scenario of seed S), named, generated",
+                     fmt::join(names, ", "));
+}
+
 Selection select_scenarios(const worlds::Exercise& exercise, const SelectionRequest& request) {
   if (request.replay) return replayed(exercise, *request.replay);
   if (request.generated < 0 || request.generated > kMaxGenerated) {
@@ -77,7 +77,7 @@ Selection select_scenarios(const worlds::Exercise& exercise, const SelectionRequ
     auto found = exercise.find(wanted);
     if (!found) {
       throw UsageError(fmt::format("unknown scenario '{}' for {}; valid scenarios: {}", wanted,
-                                   exercise.name(), valid_names(exercise)));
+                                   exercise.name(), valid_scenarios(exercise)));
     }
     out.scenarios.push_back(std::move(*found));
     if (const auto generated = worlds::parse_generated_name(wanted)) out.seed = generated->seed;

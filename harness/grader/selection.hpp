@@ -32,6 +32,9 @@ struct UsageError : std::runtime_error {
 
 inline constexpr int kMaxGenerated = 1000;
 
+// Every name --scenario takes, for messages: the named scenarios, seed-S-k, named, generated.
+std::string valid_scenarios(const worlds::Exercise& exercise);
+
 // Throws UsageError for a request that names nothing gradable; any other exception is the
 // judge's own failure (a world that cannot generate its scenarios).
 Selection select_scenarios(const worlds::Exercise& exercise, const SelectionRequest& request);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -32,7 +33,7 @@ class WorldExercise final : public Exercise {
   std::vector<ScenarioInfo> generated(std::uint64_t seed, int count) const override {
     std::vector<ScenarioInfo> out;
     for (int k = 0; k < count; ++k) {
-      const auto s = W::generate(seed, k);
+      const auto& s = generated_scenario(seed, k);
       out.push_back({s.name, s.description});
     }
     return out;
@@ -79,13 +80,24 @@ class WorldExercise final : public Exercise {
   }
 
  private:
-  static std::optional<typename W::Scenario> lookup(const std::string& name) {
+  // Drawn once per exercise object: choosing the scenarios and running them need the same one,
+  // and a draw plans its figures (the 20 % rule), which takes milliseconds.
+  const typename W::Scenario& generated_scenario(std::uint64_t seed, int k) const {
+    const std::string name = generated_name(seed, k);
+    auto it = generated_.find(name);
+    if (it == generated_.end()) it = generated_.emplace(name, W::generate(seed, k)).first;
+    return it->second;
+  }
+
+  std::optional<typename W::Scenario> lookup(const std::string& name) const {
     if (const auto* scenario = find_by_name(W::scenarios(), name)) return *scenario;
     if (const auto generated = parse_generated_name(name)) {
-      return W::generate(generated->seed, generated->k);
+      return generated_scenario(generated->seed, generated->k);
     }
     return std::nullopt;
   }
+
+  mutable std::map<std::string, typename W::Scenario> generated_;
 };
 
 }  // namespace overlap::worlds
