@@ -74,6 +74,16 @@ void keep_figures_only(Report& report) {
   for (ScenarioResult& r : report.scenarios) r.optimum_note.clear();
 }
 
+// For a candidate who is optimal early: the harder scenarios, unless this grade ran them.
+void print_stretch(const worlds::Exercise& exercise, const SelectionRequest& request) {
+  const auto stretch = exercise.stretch();
+  if (stretch.empty() || request.scenario.value_or("").starts_with("stretch")) return;
+  fmt::print(
+      "\nstretch scenarios, for a candidate optimal early (--scenario stretch, or one by "
+      "name):\n");
+  for (const worlds::ScenarioInfo& s : stretch) fmt::print("  {}: {}\n", s.name, s.description);
+}
+
 // The options that name a report file, each written once grading is over.
 constexpr const char* kReportOptions[] = {"json", "trace", "html"};
 
@@ -207,17 +217,20 @@ int main(int argc, char** argv) {
       ("program", po::value<std::string>(), "a built submission (its shared object) to grade")  //
       ("submission", po::value<std::string>(), "a train.cpp to build and grade")                //
       ("scenario", po::value<std::string>(),
-       "grade one scenario (a name, or seed-S-k), or 'named' or 'generated' (default: both)")  //
+       "grade one scenario (a name, or seed-S-k), or 'named', 'generated' or 'stretch' "
+       "(default: named and generated)")  //
       ("seed", po::value<std::uint64_t>(),
        "the seed of the generated scenarios (default: the public seed 1)")  //
       ("generated", po::value<int>()->default_value(worlds::kDefaultGenerated),
        "how many generated scenarios to grade")  //
       ("replay", po::value<std::string>(),
-       "grade exactly the scenarios of this JSON report (its seed and names)")                 //
-      ("interviewer", "show how each best known makespan is reached (not for the candidate)")  //
-      ("json", po::value<std::string>(), "write the versioned JSON report to this file")       //
-      ("trace", po::value<std::string>(), "write a Chrome trace (Perfetto) to this file")      //
-      ("html", po::value<std::string>(), "write a self-contained HTML report to this file")    //
+       "grade exactly the scenarios of this JSON report (its seed and names)")  //
+      ("interviewer",
+       "show how each best known makespan is reached, and list the stretch scenarios (not for "
+       "the candidate)")                                                                     //
+      ("json", po::value<std::string>(), "write the versioned JSON report to this file")     //
+      ("trace", po::value<std::string>(), "write a Chrome trace (Perfetto) to this file")    //
+      ("html", po::value<std::string>(), "write a self-contained HTML report to this file")  //
       ("time-limit", po::value<double>()->default_value(10),
        "real seconds a scenario may take before it fails")                                        //
       ("submission-name", po::value<std::string>(), "the graded file, as the report names it")    //
@@ -370,6 +383,7 @@ int main(int argc, char** argv) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   report::print_text(report, std::cout);
+  if (args.count("interviewer")) print_stretch(exercise, request);
   if (args.count("json") && !write_file(args["json"].as<std::string>(),
                                         boost::json::serialize(report::to_json(report)))) {
     fmt::print(stderr, "overlap: cannot write {}\n", args["json"].as<std::string>());

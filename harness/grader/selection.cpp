@@ -55,8 +55,10 @@ Selection replayed(const worlds::Exercise& exercise, const std::string& file) {
 std::string valid_scenarios(const worlds::Exercise& exercise) {
   std::vector<std::string> names;
   for (const auto& s : exercise.scenarios()) names.push_back(s.name);
-  return fmt::format("{}, seed-S-k (the k-th generated scenario of seed S), named, generated",
-                     fmt::join(names, ", "));
+  for (const auto& s : exercise.stretch()) names.push_back(s.name);
+  return fmt::format(
+      "{}, seed-S-k (the k-th generated scenario of seed S), named, generated, stretch",
+      fmt::join(names, ", "));
 }
 
 Selection select_scenarios(const worlds::Exercise& exercise, const SelectionRequest& request) {
@@ -73,7 +75,8 @@ Selection select_scenarios(const worlds::Exercise& exercise, const SelectionRequ
       out.scenarios.push_back(std::move(s));
     }
   }
-  if (!wanted.empty() && wanted != "named" && wanted != "generated") {
+  if (wanted == "stretch") out.scenarios = exercise.stretch();
+  if (!wanted.empty() && wanted != "named" && wanted != "generated" && wanted != "stretch") {
     auto found = exercise.find(wanted);
     if (!found) {
       throw UsageError(fmt::format("unknown scenario '{}' for {}; valid scenarios: {}", wanted,
@@ -83,7 +86,9 @@ Selection select_scenarios(const worlds::Exercise& exercise, const SelectionRequ
     if (const auto generated = worlds::parse_generated_name(wanted)) out.seed = generated->seed;
   }
   if (out.scenarios.empty()) {
-    throw UsageError("no scenario to grade: --scenario generated with --generated 0");
+    throw UsageError(wanted == "stretch"
+                         ? fmt::format("{} has no stretch scenarios", exercise.name())
+                         : "no scenario to grade: --scenario generated with --generated 0");
   }
   return out;
 }

@@ -1,5 +1,6 @@
 // Which scenarios a grade runs: the named ones and the generated set of a seed, one scenario or
-// one set of them, or exactly those of an earlier JSON report (a replay).
+// one set of them (the stretch set only when asked for), or exactly those of an earlier JSON
+// report (a replay).
 #pragma once
 
 #include <cstdint>
@@ -14,7 +15,8 @@
 namespace overlap::grade {
 
 struct SelectionRequest {
-  std::optional<std::string> scenario;  // a name, "named" or "generated"; all when absent
+  // A name, "named", "generated" or "stretch"; named and generated when absent.
+  std::optional<std::string> scenario;
   std::uint64_t seed = worlds::kPublicSeed;
   int generated = worlds::kDefaultGenerated;  // how many of the seed's scenarios
   std::optional<std::string> replay;          // a JSON report whose scenarios to grade again
@@ -32,7 +34,8 @@ struct UsageError : std::runtime_error {
 
 inline constexpr int kMaxGenerated = 1000;
 
-// Every name --scenario takes, for messages: the named scenarios, seed-S-k, named, generated.
+// Every name --scenario takes, for messages: the named and stretch scenarios, seed-S-k, named,
+// generated, stretch.
 std::string valid_scenarios(const worlds::Exercise& exercise);
 
 // Throws UsageError for a request that names nothing gradable; any other exception is the

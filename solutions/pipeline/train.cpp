@@ -6,8 +6,9 @@
 //    operation at a time, so there is no contention and no lock.
 //  - Micro-batches keep every stage busy at once; the bubble is the (p-1) slots it takes to fill
 //    and drain the pipeline: (p-1)/(m+p-1) of a flushed step.
-//  - 1F1B bounds memory: stage s runs p-s-1 warm-up forwards, then alternates one forward with
-//    one backward, so it never holds more than p-s stashes (GPipe's all-forwards-first needs m).
+//  - 1F1B bounds memory: stage s runs p-s-1 warm-up forwards (fewer if its stash budget is
+//    smaller), then alternates one forward with one backward, so it never holds more than p-s
+//    stashes (GPipe's all-forwards-first needs m).
 //  - The step is flushed: every stage finishes its backwards before its optimizer step, so every
 //    gradient of the step is computed on the same weights, as in the sequential version.
 #include <algorithm>
@@ -67,7 +68,8 @@ struct StageLoop {
 
   awaitable<void> run() {
     const int m = pipe.micro_batches();
-    const int warmup = std::min(pipe.num_stages() - s - 1, m);
+    // p-s-1 warm-up forwards hide the round trip; a smaller stash budget caps them.
+    const int warmup = std::min({pipe.num_stages() - s - 1, pipe.stash_budget(s) - 1, m});
     for (int step = 0; step < pipe.steps(); ++step) {
       int next_forward = 0;
       int next_backward = 0;

@@ -24,9 +24,12 @@ class Exercise {
   virtual ~Exercise() = default;
   virtual std::string name() const = 0;
   virtual std::vector<ScenarioInfo> scenarios() const = 0;
+  // The stretch scenarios: for a fast solver, graded only when asked for.
+  virtual std::vector<ScenarioInfo> stretch() const = 0;
   // The first `count` generated scenarios of `seed` (generated.hpp).
   virtual std::vector<ScenarioInfo> generated(std::uint64_t seed, int count) const = 0;
-  // A named scenario, or a generated one by its name ("seed-7-2"); nothing for any other name.
+  // A named or stretch scenario, or a generated one by its name ("seed-7-2"); nothing for any
+  // other name.
   virtual std::optional<ScenarioInfo> find(const std::string& name) const = 0;
   // Runs the submission program at the other end of `link` in `scenario` (a name find()
   // knows) and checks it. Whatever the program does, this returns: the link's deadline

@@ -24,11 +24,8 @@ class WorldExercise final : public Exercise {
  public:
   std::string name() const override { return std::string(W::name); }
 
-  std::vector<ScenarioInfo> scenarios() const override {
-    std::vector<ScenarioInfo> out;
-    for (const auto& s : W::scenarios()) out.push_back({s.name, s.description});
-    return out;
-  }
+  std::vector<ScenarioInfo> scenarios() const override { return infos(W::scenarios()); }
+  std::vector<ScenarioInfo> stretch() const override { return infos(W::stretch()); }
 
   std::vector<ScenarioInfo> generated(std::uint64_t seed, int count) const override {
     std::vector<ScenarioInfo> out;
@@ -80,6 +77,12 @@ class WorldExercise final : public Exercise {
   }
 
  private:
+  static std::vector<ScenarioInfo> infos(const std::vector<typename W::Scenario>& list) {
+    std::vector<ScenarioInfo> out;
+    for (const auto& s : list) out.push_back({s.name, s.description});
+    return out;
+  }
+
   // Drawn once per exercise object: choosing the scenarios and running them need the same one,
   // and a draw plans its figures (the 20 % rule), which takes milliseconds.
   const typename W::Scenario& generated_scenario(std::uint64_t seed, int k) const {
@@ -91,6 +94,7 @@ class WorldExercise final : public Exercise {
 
   std::optional<typename W::Scenario> lookup(const std::string& name) const {
     if (const auto* scenario = find_by_name(W::scenarios(), name)) return *scenario;
+    if (const auto* scenario = find_by_name(W::stretch(), name)) return *scenario;
     if (const auto generated = parse_generated_name(name)) {
       return generated_scenario(generated->seed, generated->k);
     }

@@ -5,6 +5,8 @@
 //   name                    the exercise's name, as in the manifest ("pipeline")
 //   operations              its API's operations, by code (wire.hpp)
 //   scenarios()             the named scenarios, default first
+//   stretch()               harder scenarios for a candidate who is optimal early, graded only
+//                           when asked for (--scenario stretch)
 //   generate(seed, k)       the k-th generated scenario of a seed, named generated_name(seed, k)
 //                           (generated.hpp), drawn within the ranges the brief promises
 //   parameters(scenario)    its parameters, for the report
@@ -44,6 +46,7 @@ concept World = requires(const typename W::Scenario& scenario, typename W::State
   { W::name } -> std::convertible_to<std::string_view>;
   { W::operations[0] } -> std::convertible_to<protocol::Operation>;
   { W::scenarios() } -> std::same_as<const std::vector<typename W::Scenario>&>;
+  { W::stretch() } -> std::same_as<const std::vector<typename W::Scenario>&>;
   { W::generate(std::uint64_t{}, int{}) } -> std::same_as<typename W::Scenario>;
   { W::parameters(scenario) } -> std::same_as<std::vector<grade::Parameter>>;
   { scenario.name } -> std::convertible_to<std::string>;

@@ -20,6 +20,7 @@ struct Contract {
   static constexpr std::span<const protocol::Operation> operations = wire::operations;
 
   static const std::vector<Scenario>& scenarios() { return fsdp::scenarios(); }
+  static const std::vector<Scenario>& stretch() { return fsdp::stretch_scenarios(); }
   static Scenario generate(std::uint64_t seed, int k);
   static std::vector<grade::Parameter> parameters(const Scenario& scenario);
   static worlds::ScenarioFacts facts(const Scenario& scenario);

@@ -52,6 +52,8 @@ struct Scenario {
 };
 
 const std::vector<Scenario>& scenarios();
+// Harder scenarios for a fast solver (--scenario stretch), with figures like any other.
+const std::vector<Scenario>& stretch_scenarios();
 const Scenario* find_scenario(const std::string& name);
 
 // The starter's strategy, every rank in lockstep: per layer copy, gather, forward, release;

@@ -34,6 +34,8 @@ struct Scenario {
 };
 
 const std::vector<Scenario>& scenarios();
+// Harder scenarios for a fast solver (--scenario stretch), with figures like any other.
+const std::vector<Scenario>& stretch_scenarios();
 const Scenario* find_scenario(const std::string& name);
 
 // What early stopping decides over the true check losses (from the oracle).

@@ -40,6 +40,8 @@ struct Scenario {
 };
 
 const std::vector<Scenario>& scenarios();
+// Harder scenarios for a fast solver (--scenario stretch), with figures like any other.
+const std::vector<Scenario>& stretch_scenarios();
 const Scenario* find_scenario(const std::string& name);
 
 // Whole microseconds, as the simulator counts them, so that the world's figures agree with it

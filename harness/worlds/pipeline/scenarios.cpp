@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "../common/scenario_list.hpp"
+#include "planner.hpp"
 
 namespace overlap::pipeline {
 
@@ -53,10 +54,50 @@ std::vector<Scenario> make_scenarios() {
   return all;
 }
 
+// Their best known steps are the planner's (planner.hpp), as for a generated scenario.
+std::vector<Scenario> make_stretch_scenarios() {
+  std::vector<Scenario> all;
+  all.push_back({"stretch-two-stashes",
+                 "default with 2 stashes per stage: 4 stages, 8 micro-batches, forward 10 ms, "
+                 "backward 20 ms",
+                 {10, 10, 10, 10},
+                 {20, 20, 20, 20},
+                 {2, 2, 2, 2},
+                 8,
+                 3,
+                 0,
+                 15,
+                 0,
+                 ""});
+  all.push_back({"stretch-slow-first",
+                 "4 stages, 8 micro-batches, forward 15, 10, 10, 10 ms, backward 30, 20, 20, 20 "
+                 "ms, stashes 4, 3, 2, 1: the slowest stage first, memory just enough for 1F1B",
+                 {15, 10, 10, 10},
+                 {30, 20, 20, 20},
+                 {4, 3, 2, 1},
+                 8,
+                 3,
+                 0,
+                 16,
+                 0,
+                 ""});
+  for (Scenario& s : all) {
+    const planner::BestKnown best = planner::best_known(s);
+    s.optimum_step_ms = sim::to_ms(best.step);
+    s.optimum_note = best.note;
+  }
+  return all;
+}
+
 }  // namespace
 
 const std::vector<Scenario>& scenarios() {
   static const std::vector<Scenario> all = make_scenarios();
+  return all;
+}
+
+const std::vector<Scenario>& stretch_scenarios() {
+  static const std::vector<Scenario> all = make_stretch_scenarios();
   return all;
 }
 

@@ -30,6 +30,8 @@ struct Scenario {
 };
 
 const std::vector<Scenario>& scenarios();
+// Harder scenarios for a fast solver (--scenario stretch), with figures like any other.
+const std::vector<Scenario>& stretch_scenarios();
 const Scenario* find_scenario(const std::string& name);
 
 // The starter's strategy: one micro-batch at a time through every stage and back, then each
