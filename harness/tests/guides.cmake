@@ -1,0 +1,48 @@
+# The interviewer guides against the grader (label `guide`): each guide's checked tables equal
+# the reports of the tests they name, its card fits a printed page and quotes every hint, and its
+# "find the bug" program is rejected as the guide says. Included from CMakeLists.txt, after every
+# grading test is defined.
+
+add_executable(overlap-guide-figures guide_figures.cpp)
+target_link_libraries(overlap-guide-figures PRIVATE Boost::json fmt::fmt)
+
+# overlap_find_the_bug(<world> EXIT <code> CHECKS ...): guides/find-the-bug/<world>.cpp, the wrong
+# program a fast candidate reads, graded as its guide says.
+function(overlap_find_the_bug world)
+  cmake_parse_arguments(ARG "" "EXIT" "CHECKS" ${ARGN})
+  overlap_add_submission(find-the-bug-${world} WORLD ${world}
+    SOURCE ${PROJECT_SOURCE_DIR}/guides/find-the-bug/${world}.cpp)
+  overlap_grade_test(find-the-bug.${world} LABEL mutant GRADER find-the-bug-${world}
+    EXIT ${ARG_EXIT} CHECKS ${ARG_CHECKS})
+endfunction()
+
+foreach(exercise IN LISTS OVERLAP_EXERCISES)
+  # The reference on the stretch scenarios: correct, its makespans pinned.
+  unset(stretch_exit)
+  unset(stretch_checks)
+  include(${OVERLAP_HARNESS_DIR}/worlds/${exercise}/expected.cmake)
+  if(DEFINED stretch_exit)
+    overlap_grade_test(solution.${exercise}.stretch LABEL solution
+      GRADER grade-${exercise}-solution EXIT ${stretch_exit}
+      CHECKS "-DARGS=--scenario stretch" -DCORRECT=ON -DKINDS= ${stretch_checks})
+  endif()
+  include(${CMAKE_CURRENT_SOURCE_DIR}/guides/${exercise}.cmake OPTIONAL)
+  add_test(NAME guide.${exercise}
+    COMMAND overlap-guide-figures ${exercise} ${PROJECT_SOURCE_DIR}/guides/${exercise}.md
+            ${PROJECT_SOURCE_DIR}/guides/hints/${exercise}.md ${CMAKE_CURRENT_BINARY_DIR}
+            ${PROJECT_SOURCE_DIR})
+  set_tests_properties(guide.${exercise} PROPERTIES LABELS guide
+                       FIXTURES_REQUIRED graded-${exercise})
+endforeach()
+
+# The checker itself rejects what is wrong: a guide with one wrong figure of each kind.
+if(TARGET grade-pipeline-solution)
+  add_test(NAME guide.checker-rejects
+    COMMAND ${CMAKE_COMMAND}
+      "-DCOMMAND=$<TARGET_FILE:overlap-guide-figures>;pipeline;${CMAKE_CURRENT_SOURCE_DIR}/guides/wrong_figures.md;${PROJECT_SOURCE_DIR}/guides/hints/pipeline.md;${CMAKE_CURRENT_BINARY_DIR};${PROJECT_SOURCE_DIR}"
+      -DEXIT=1
+      "-DOUTPUT_MATCHES=does not quote hint 2.*row default, column baseline per step: the guide says 961, the grader 960.*row default, column pass ≤ per step: the guide says 1.50×.*row default, column reference: the guide says pass, the grader optimal.*row deep, column stages: 9 is none of the scenario's parameters.*the grader reported no deadlock \\(it reported: out-of-memory\\).*no_such_file.cpp is no program of the kit"
+      -P ${expect_exit})
+  set_tests_properties(guide.checker-rejects PROPERTIES LABELS guide
+                       FIXTURES_REQUIRED graded-pipeline)
+endif()
