@@ -196,6 +196,11 @@ std::pair<std::string, std::string> Program::ended(Status why) {
   if (code == 127) {
     return {"crash", "the submission program could not be started (its output says why)"};
   }
+#ifdef OVERLAP_SANITIZED
+  if (code == sandbox::kSanitizerExit) {
+    return {"crash", "a sanitizer stopped the submission program (its report is in the output)"};
+  }
+#endif
   return {"crash", fmt::format("the submission program exited (status {}) before the run was "
                                "over: exit() or quick_exit() in train?",
                                code)};

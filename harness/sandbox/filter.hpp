@@ -11,6 +11,9 @@ namespace overlap::sandbox {
 // (a pipe the judge reads once the program is over), then ends the process.
 inline constexpr int kRefusalFd = 5;
 
+// In the sanitizer mode (preset asan), the exit status of a program a sanitizer stopped.
+inline constexpr int kSanitizerExit = 125;
+
 // Installs the SIGSYS handler and the filter for this process and every thread it starts. Once
 // in force it cannot be lifted, nor the handler replaced. Throws std::runtime_error on failure.
 void install_filter();
