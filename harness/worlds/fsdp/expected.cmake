@@ -6,3 +6,7 @@ set(starter_makespans default=1060,comm-bound=1640,compute-bound=1420,straggler-
 set(generated_paths comm-bound,compute-bound,straggler-rank,uneven-layers,one-param-buffer,one-grad-buffer)
 # Simpler designs: correct everywhere, below optimal on some generated scenario.
 set(designs lock_step)
+# The stretch scenarios (--scenario stretch): the reference, optimal on each, at the planner's best.
+set(stretch_exit 0)
+set(stretch_checks -DVERDICT=optimal
+  "-DMAKESPANS=stretch-slow-copies=520,stretch-three-buffers=710,stretch-large-layer=630")

@@ -8,3 +8,8 @@ set(generated_paths early-stop,no-early-stop,decision-mid-compute,decision-mid-a
 # Simpler designs (harness/tests/designs/grad-accum/): correct everywhere, below optimal somewhere
 # in the default generated set.
 set(designs fixed_validator)
+# The reference on the stretch scenarios: correct and optimal on both (550 ms validations, where
+# the validators and the slots hold training back; more validators than slots).
+set(stretch_exit 0)
+set(stretch_checks -DVERDICT=optimal
+    "-DMAKESPANS=stretch-slow-validation=2010,stretch-five-validators=2010")

@@ -6,3 +6,8 @@ set(starter_makespans default=4920,jitter=1830.239,worker-failure=6438,tight-sta
 set(generated_paths failure-during-pull,failure-during-compute,failure-during-push,failure-after-pool-dry,staleness-bound-binding,slow-worker-tail)
 # Simpler designs: correct everywhere, below optimal on some generated scenario.
 set(designs greedy_pool)
+# The reference on the stretch scenarios: correct; `optimal` where the server is slow (it averages
+# what waits), `pass` where the fastest worker fails under a bound (the worker it retired for
+# staleness stays retired when the pace slows down and its gradients would count again).
+set(stretch_exit 0)
+set(stretch_checks "-DMAKESPANS=stretch-slow-server=1674,stretch-fastest-fails=2842")

@@ -8,6 +8,7 @@
 
 #include "../common/random.hpp"
 #include "../common/scenario_list.hpp"
+#include "planner.hpp"
 
 namespace overlap::param_server {
 
@@ -127,7 +128,42 @@ std::vector<Scenario> make_scenarios() {
   return all;
 }
 
-std::vector<Scenario> make_stretch_scenarios() { return {}; }
+// Their best known makespans are the planner's (planner.hpp), as for a generated scenario.
+std::vector<Scenario> make_stretch_scenarios() {
+  std::vector<Scenario> all;
+  // One push per gradient would keep the server busy 2048 ms, longer than the workers need: the
+  // server is the bottleneck unless the gradients that wait are averaged in one apply.
+  Scenario s;
+  s.name = "stretch-slow-server";
+  s.description =
+      "many-workers with an apply of 1 ms: 32 workers, four each at 10, 15, 20, 25, 30, 40, 60, "
+      "80 ms, pull 1 ms, 2048 mini-batches";
+  s.worker_ms = many_workers();
+  s.mini_batches = 2048;
+  s.apply_ms = 1;
+  s.seed = 29;
+  all.push_back(s);
+
+  // Under a bound the fastest worker, the natural pacer, fails (during a compute of the starter's
+  // rounds, which the starter survives): the pace must be chosen again among the workers left,
+  // and a worker retired for staleness while versions came fast would now stay within the bound.
+  s = Scenario{};
+  s.name = "stretch-fastest-fails";
+  s.description =
+      "tight-staleness (a staleness bound of 4), but worker 0 (10 ms) fails at 579.5 ms";
+  s.worker_ms = {10, 20, 40, 80};
+  s.staleness_bound = 4;
+  s.failures = {{0, 579.5}};
+  s.seed = 30;
+  all.push_back(s);
+
+  for (Scenario& each : all) {
+    const Plan plan = best_known(each);
+    each.optimum_ms = plan.ms;
+    each.optimum_note = plan.note;
+  }
+  return all;
+}
 
 }  // namespace
 

@@ -9,3 +9,7 @@ set(generated_paths gpipe-out-of-memory,slowest-stage-first,slowest-stage-middle
 # A simpler design a candidate would write: correct, and short of optimal on the default
 # generated set.
 set(designs gpipe_waves)
+# The reference on the stretch scenarios: correct, and `pass` on both (its fixed 1F1B order idles
+# where the budget is below 1F1B's need, and leaves stage 0's room unused when it is the slowest).
+set(stretch_exit 0)
+set(stretch_checks -DVERDICT=pass "-DMAKESPANS=stretch-two-stashes=2070,stretch-slow-first=1215")
