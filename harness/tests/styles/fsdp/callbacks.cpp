@@ -2,6 +2,7 @@
 // streams runs one operation at a time; every completion handler updates the counters and calls
 // pump(), which starts on each idle stream the next operation whose input is ready and whose
 // buffer is free. The collectives keep one fixed order. train only waits for the end.
+#include <algorithm>
 #include <boost/asio.hpp>
 #include <boost/asio/experimental/channel.hpp>
 #include <overlap/fsdp.hpp>
@@ -15,11 +16,14 @@ using Finished = asio::experimental::channel<void(error_code)>;
 struct Streams {
   Streams(fsdp::Rank& rank, Finished& done) : r(rank), finished(done) {
     for (int l = 0; l < layers; ++l) gathers.push_back(l);
-    for (int l = layers - 2; l >= 0; --l) gathers.push_back(l);  // the last stays gathered
+    for (int l = layers - kept - 1; l >= 0; --l) gathers.push_back(l);  // the kept stay gathered
   }
   fsdp::Rank& r;
   Finished& finished;
   const int layers = r.num_layers();
+  // The last layers stay gathered from their forward to their backward, one per parameter
+  // buffer: keeping fewer would let the gathers, running ahead, regather one still gathered.
+  const int kept = std::min(r.param_buffers(), layers);
   std::vector<int> gathers;  // layers in the order their parameters are needed
   int copied = 0, copying = 0, gathered = 0, gathering = 0;  // done, and started
   int computed = 0, reduced = 0, reducing = 0;               // computed: forwards, then backwards
@@ -56,13 +60,13 @@ struct Streams {
       run(
           compute_busy, [&](auto h) { r.async_forward(l, h); },
           [this, l] {
-            if (l + 1 < layers) release(l);
+            if (l < layers - kept) release(l);
             ++computed;
           });
     } else if (!compute_busy && computed >= layers && computed < 2 * layers &&
                grads < r.grad_buffers()) {
       const int l = 2 * layers - 1 - computed;
-      if (l == layers - 1 || gathered >= computed) {
+      if (l >= layers - kept || gathered > computed - kept) {  // kept, or gathered again
         ++grads;
         run(
             compute_busy, [&](auto h) { r.async_backward(l, h); },

@@ -2,6 +2,7 @@
 // buffers are tokens in a channel (receive one to take a buffer, send it back to free it), and a
 // credit lets the copier run one copy ahead of the gatherer. The four streams are joined with a
 // variadic parallel group; the first failure cancels the others.
+#include <algorithm>
 #include <boost/asio.hpp>
 #include <boost/asio/experimental/channel.hpp>
 #include <boost/asio/experimental/parallel_group.hpp>
@@ -20,9 +21,12 @@ using Tokens = asio::experimental::channel<void(error_code)>;
 awaitable<void> train(fsdp::Rank& rank) {
   auto ex = co_await asio::this_coro::executor;
   const int layers = rank.num_layers();
+  // The last layers stay gathered from their forward to their backward, one per parameter
+  // buffer: keeping fewer would let the gatherer, running ahead, regather one still gathered.
+  const int kept = std::min(rank.param_buffers(), layers);
   std::vector<int> gathers;  // layers in the order their parameters are needed
   for (int l = 0; l < layers; ++l) gathers.push_back(l);
-  for (int l = layers - 2; l >= 0; --l) gathers.push_back(l);  // the last stays gathered
+  for (int l = layers - kept - 1; l >= 0; --l) gathers.push_back(l);  // the kept stay gathered
 
   Layers copied(ex, 1), gathered(ex, gathers.size()), computed(ex, layers);
   Tokens copy_credit(ex, 1), free_params(ex, rank.param_buffers()),
@@ -55,10 +59,10 @@ awaitable<void> train(fsdp::Rank& rank) {
     for (int l = 0; l < layers; ++l) {
       co_await gathered.async_receive(use_awaitable);
       co_await rank.async_forward(l, use_awaitable);
-      if (l + 1 < layers) release(l);
+      if (l < layers - kept) release(l);
     }
     for (int l = layers - 1; l >= 0; --l) {
-      if (l + 1 < layers) co_await gathered.async_receive(use_awaitable);
+      if (l < layers - kept) co_await gathered.async_receive(use_awaitable);
       co_await free_grads.async_receive(use_awaitable);
       co_await rank.async_backward(l, use_awaitable);
       release(l);

@@ -50,6 +50,10 @@ awaitable<void> train(fsdp::Rank& rank) {
       co_await reduce(reducing);
       reducing = -1;
     }
+    if (g == layer) {  // one parameter buffer: this slot's layer could not be gathered ahead
+      co_await (gather(g) && copy(c));
+      g = c = -1;
+    }
     co_await (compute(slot) && gather(g) && copy(c) && reduce(reducing));
     reducing = slot >= layers ? layer : -1;
     if (slot != layers - 1) {  // the last layer stays gathered for its backward
