@@ -17,15 +17,6 @@ function(overlap_find_the_bug world)
 endfunction()
 
 foreach(exercise IN LISTS OVERLAP_EXERCISES)
-  # The reference on the stretch scenarios: correct, its makespans pinned.
-  unset(stretch_exit)
-  unset(stretch_checks)
-  include(${OVERLAP_HARNESS_DIR}/worlds/${exercise}/expected.cmake)
-  if(DEFINED stretch_exit)
-    overlap_grade_test(solution.${exercise}.stretch LABEL solution
-      GRADER grade-${exercise}-solution EXIT ${stretch_exit}
-      CHECKS "-DARGS=--scenario stretch" -DCORRECT=ON -DKINDS= ${stretch_checks})
-  endif()
   include(${CMAKE_CURRENT_SOURCE_DIR}/guides/${exercise}.cmake OPTIONAL)
   add_test(NAME guide.${exercise}
     COMMAND overlap-guide-figures ${exercise} ${PROJECT_SOURCE_DIR}/guides/${exercise}.md

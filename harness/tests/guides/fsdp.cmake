@@ -1,19 +1,24 @@
 # The tests behind guides/fsdp.md (included from guides.cmake): its find-the-bug program, the
-# mutants, design and variants its checked tables name, and a blind spot of the grader, pinned.
+# design and variants its checked tables name, and a blind spot of the grader, pinned.
 
 # Find the bug: the gatherer takes a parameter buffer after its all_gather instead of before the
 # issue. At the turn the last two layers hold both buffers, and layer 9's gather makes three.
 overlap_find_the_bug(fsdp EXIT 1 CHECKS -DVERDICT=fail -DCORRECT=OFF -DKINDS=out-of-memory
   "-DOUTPUT_MATCHES=at 130 ms: rank 0: all_gather\\(layer 9\\): rank 0 parameters holds 3 layers, over its budget of 2")
 
-# Graded on straggler-rank, where the fast ranks' copies outrun the gathers (rank 3 sets their
-# pace): a copier with no brake merges a layer's two copies.
-overlap_mutant(fsdp unbraked_copier -DVERDICT=fail -DCORRECT=OFF -DKINDS=misuse
-  "-DARGS=--scenario straggler-rank"
+# The reference without its copier's brake, graded on straggler-rank, where the fast ranks' copies
+# outrun the gathers (rank 3 sets their pace): a layer's two copies merge.
+overlap_variant(fsdp unbraked_copier REJECTED
+  FROM "for (<semicolon> seen <= first[i]<semicolon> ++seen) co_await issued.async_receive(use_awaitable)"
+  TO "// no brake: the copies run ahead of the gathers"
+  CHECKS -DKINDS=misuse "-DARGS=--scenario straggler-rank"
   "-DOUTPUT_MATCHES=rank 0: all_gather\\(layer 9\\) without copy_in\\(layer 9\\) done first")
-# Graded on straggler-rank, where the reduce-scatters fall behind the fast ranks' backwards.
-overlap_mutant(fsdp no_gradient_cap -DVERDICT=fail -DCORRECT=OFF -DKINDS=out-of-memory
-  "-DARGS=--scenario straggler-rank"
+# The reference without its gradient cap, graded on straggler-rank, where the reduce-scatters fall
+# behind the fast ranks' backwards.
+overlap_variant(fsdp no_gradient_cap REJECTED
+  REPLACE "co_await grad_buffers.async_send(error_code{}, use_awaitable)" "// no gradient buffer taken"
+          "grad_buffers.try_receive([](error_code) {})" "// none given back"
+  CHECKS -DKINDS=out-of-memory "-DARGS=--scenario straggler-rank"
   "-DOUTPUT_MATCHES=rank 0: backward\\(layer 9\\): rank 0 gradients holds 3 layers, over its budget of 2")
 
 # Lock-step slots (harness/tests/designs/fsdp/lock_step.cpp), the simplest overlapped design that
