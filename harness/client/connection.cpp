@@ -78,12 +78,12 @@ Connection& Connection::get() {
 
 Connection::Connection()
     : work_(io_.get_executor()),
-      from_judge_(kFromJudge, kNoCap),
-      to_judge_(kToJudge),
+      shared_(kSharedMemory),
+      judge_(shared_, protocol::Channel::Side::program, kFromJudge, kToJudge, kNoCap),
       owner_(std::this_thread::get_id()) {
   categories_ = {&overlap::category(), &boost::system::system_category(),
                  &boost::system::generic_category()};
-  if (from_judge_.next(kForever, hello_body_) != protocol::Io::done) fail("no hello");
+  if (judge_.next(kForever, hello_body_) != protocol::Io::done) fail("no hello");
   hello_ = std::make_unique<protocol::Reader>(hello_body_);
   if (hello_->type() != static_cast<std::uint16_t>(Frame::hello) ||
       hello_->integer() != protocol::kVersion) {
@@ -103,7 +103,7 @@ void Connection::check_thread(const char* operation) {
   // exception. The first such call is enough for the verdict.
   if (!foreign_call_told_.exchange(true)) {
     const std::lock_guard lock(write_mutex_);
-    to_judge_.write(frame(Frame::foreign_call).text(operation).frame(), kForever);
+    judge_.write(frame(Frame::foreign_call).text(operation).frame(), kForever);
   }
   throw boost::system::system_error(make_error_code(errc::misuse),
                                     std::string(operation) +
@@ -161,14 +161,14 @@ void Connection::run_ready() {
 void Connection::flush() {
   out_.append(frame(Frame::idle).frame());
   const std::lock_guard lock(write_mutex_);
-  if (to_judge_.write(out_, kForever) != protocol::Io::done) leave();
+  if (judge_.write(out_, kForever) != protocol::Io::done) leave();
   out_.clear();
 }
 
 void Connection::receive_batch() {
   std::string body;
   for (;;) {
-    if (from_judge_.next(kForever, body) != protocol::Io::done) leave();
+    if (judge_.next(kForever, body) != protocol::Io::done) leave();
     protocol::Reader frame(body);
     switch (static_cast<Frame>(frame.type())) {
       case Frame::completion: {

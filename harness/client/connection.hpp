@@ -18,9 +18,9 @@
 #include <thread>
 #include <vector>
 
+#include "../protocol/channel.hpp"
 #include "../protocol/frames.hpp"
 #include "../protocol/message.hpp"
-#include "../protocol/pipe.hpp"
 
 namespace overlap::client {
 
@@ -33,11 +33,14 @@ class Pending {
 
 class Connection {
  public:
-  // The judge's pipes: it reads what we write on kToJudge and writes what we read on kFromJudge.
+  // The judge's pipes: it reads what we write on kToJudge and writes what we read on kFromJudge;
+  // and the memory of the rings between us (protocol/channel.hpp), mapped, then closed.
   static constexpr int kFromJudge = 3;
   static constexpr int kToJudge = 4;
+  static constexpr int kSharedMemory = 6;
 
-  // The process's one connection; the first use reads the judge's hello.
+  // The process's one connection; the first use (the launcher's, before it loads the
+  // submission) maps the shared memory and reads the judge's hello.
   static Connection& get();
 
   boost::asio::io_context& io() { return io_; }
@@ -79,8 +82,8 @@ class Connection {
   // The client's own work: the context never runs out of work, so stopped() after a poll means
   // the submission called stop(), never that nothing is pending.
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
-  protocol::FrameReader from_judge_;
-  protocol::FrameWriter to_judge_;
+  protocol::SharedRegion shared_;
+  protocol::Channel judge_;
   std::string hello_body_;
   std::unique_ptr<protocol::Reader> hello_;
   std::string out_;

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <sched.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -344,16 +343,6 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "overlap: grader error: {}\n", e.what());
       return kGraderError;
     }
-  }
-
-  // Judge and program take turns (lock-step): on one CPU each turn is a plain context switch,
-  // across two it is a cross-CPU wake-up. overlap-protocol-bench measured 400 000 simulated
-  // operations a second on one CPU against 55 000 on two. The program inherits the affinity.
-  if (const int cpu = ::sched_getcpu(); cpu >= 0) {
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    ::sched_setaffinity(0, sizeof one, &one);
   }
 
   const auto started = std::chrono::steady_clock::now();

@@ -68,8 +68,9 @@ Program::Program(const std::string& launcher, const std::string& submission, dou
     const int out = ::fcntl(from[1], F_DUPFD_CLOEXEC, 10);
     const int report = ::fcntl(refused[1], F_DUPFD_CLOEXEC, 10);
     const int printed = ::fcntl(output_.write_end(), F_DUPFD_CLOEXEC, 10);
-    if (in < 0 || out < 0 || report < 0 || printed < 0 || ::dup2(in, 3) < 0 || ::dup2(out, 4) < 0 ||
-        ::dup2(report, sandbox::kRefusalFd) < 0) {
+    const int shared = ::fcntl(shared_.fd(), F_DUPFD_CLOEXEC, 10);
+    if (in < 0 || out < 0 || report < 0 || printed < 0 || shared < 0 || ::dup2(in, 3) < 0 ||
+        ::dup2(out, 4) < 0 || ::dup2(report, sandbox::kRefusalFd) < 0 || ::dup2(shared, 6) < 0) {
       ::_exit(126);
     }
     if (mode == Mode::debugged) {
@@ -99,8 +100,8 @@ Program::Program(const std::string& launcher, const std::string& submission, dou
   from_program_ = from[0];
   refusals_ = refused[0];
   ::fcntl(refusals_, F_SETFL, O_NONBLOCK);  // read once the program is over
-  reader_ = std::make_unique<protocol::FrameReader>(from_program_, kMaxRunBytes);
-  writer_ = std::make_unique<protocol::FrameWriter>(to_program_);
+  channel_ = std::make_unique<protocol::Channel>(shared_, protocol::Channel::Side::judge,
+                                                 from_program_, to_program_, kMaxRunBytes);
 }
 
 Program::~Program() {
@@ -152,11 +153,11 @@ int Program::reap(protocol::Clock::time_point deadline) {
 }
 
 worlds::Link::Status Program::send(std::string_view frames) {
-  return status_of(writer_->write(frames, deadline_));
+  return status_of(channel_->write(frames, deadline_));
 }
 
 worlds::Link::Status Program::receive(std::string& body) {
-  return status_of(reader_->next(deadline_, body));
+  return status_of(channel_->next(deadline_, body));
 }
 
 std::pair<std::string, std::string> Program::ended(Status why) {

@@ -1,9 +1,9 @@
 // A submission running as the judge's child, for one scenario: the exercise's launcher
 // (sandbox/launcher_main.cpp), which confines the process and loads the submission's shared
-// object, started with its pipes on descriptors 3 and 4 (client/connection.hpp), the sandbox's
-// report on 5, stdout and stderr captured, in a session and process group of its own, with a
-// scrubbed environment, under a real-time deadline that bounds every wait. The judge never links
-// or loads its code.
+// object, started with its pipes on descriptors 3 and 4 and the shared memory of its channel on 6
+// (client/connection.hpp), the sandbox's report on 5, stdout and stderr captured, in a session and
+// process group of its own, with a scrubbed environment, under a real-time deadline that bounds
+// every wait. The judge never links or loads its code.
 #pragma once
 
 #include <sys/types.h>
@@ -12,7 +12,7 @@
 #include <string>
 
 #include "../protocol/alarm.hpp"
-#include "../protocol/pipe.hpp"
+#include "../protocol/channel.hpp"
 #include "../worlds/common/link.hpp"
 #include "captured_output.hpp"
 
@@ -54,8 +54,8 @@ class Program final : public worlds::Link {
   int to_program_ = -1;
   int from_program_ = -1;
   int refusals_ = -1;
-  std::unique_ptr<protocol::FrameReader> reader_;
-  std::unique_ptr<protocol::FrameWriter> writer_;
+  protocol::SharedRegion shared_;
+  std::unique_ptr<protocol::Channel> channel_;
 };
 
 }  // namespace overlap::grade

@@ -8,6 +8,9 @@
 // order at the current instant and answers with the next batch: every completion due now, else
 // those of the next instant with one. Calls are numbered 1, 2, ... in the order they are sent, on
 // both sides; an object a call makes (a tensor, a gradient) is the handle of that number.
+//
+// The frames travel through a ring in shared memory each way; a side asleep on its pipe is sent
+// `wake` there (channel.hpp).
 #pragma once
 
 #include <cstdint>
@@ -31,6 +34,8 @@ enum class Frame : std::uint16_t {
                       // it echoes a refused call (errc::misuse, a cancellation), else 0
   idle = 20,          // the batch is complete: nothing more is ready to run
   foreign_call = 21,  // an operation's name: called from a thread other than train's (refused)
+  // both ways, on the pipe only (channel.hpp)
+  wake = 30,  // the ring to a side asleep on its pipe has bytes
 };
 
 // An operation of a world's API as both ends know it (each world's wire.hpp lists them in code

@@ -25,10 +25,18 @@ bool wait(int fd, short events, Clock::time_point deadline) {
 
 }  // namespace
 
-FrameReader::FrameReader(int fd, std::size_t max_total_bytes)
-    : fd_(fd), max_total_(max_total_bytes) {}
+FrameBuffer::FrameBuffer(std::size_t max_total_bytes) : max_total_(max_total_bytes) {}
 
-bool FrameReader::frame_ready(std::string& body) {
+void FrameBuffer::append(std::string_view bytes) {
+  total_ += bytes.size();
+  if (total_ > max_total_) {
+    throw ProtocolError("more than " + std::to_string(max_total_) + " bytes in one run");
+  }
+  if (start_ > 0) buffer_.erase(0, start_), start_ = 0;
+  buffer_.append(bytes);
+}
+
+bool FrameBuffer::next(std::string& body) {
   const std::size_t available = buffer_.size() - start_;
   if (available < kHeaderBytes) return false;
   std::uint32_t length = 0;
@@ -44,20 +52,17 @@ bool FrameReader::frame_ready(std::string& body) {
   return true;
 }
 
+FrameReader::FrameReader(int fd, std::size_t max_total_bytes) : fd_(fd), frames_(max_total_bytes) {}
+
 Io FrameReader::next(Clock::time_point deadline, std::string& body) {
   char chunk[65536];
   for (;;) {
-    if (frame_ready(body)) return Io::done;
+    if (frames_.next(body)) return Io::done;
     const ssize_t n = ::read(fd_, chunk, sizeof chunk);
     if (n > 0) {
-      total_ += static_cast<std::size_t>(n);
-      if (total_ > max_total_) {
-        throw ProtocolError("more than " + std::to_string(max_total_) + " bytes in one run");
-      }
-      if (start_ > 0) buffer_.erase(0, start_), start_ = 0;
-      buffer_.append(chunk, static_cast<std::size_t>(n));
+      frames_.append({chunk, static_cast<std::size_t>(n)});
     } else if (n == 0) {
-      if (buffer_.size() > start_) throw ProtocolError("the stream ended inside a message");
+      if (frames_.inside_frame()) throw ProtocolError("the stream ended inside a message");
       return Io::closed;
     } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
       if (!wait(fd_, POLLIN, deadline)) return Io::timeout;

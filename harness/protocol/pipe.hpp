@@ -21,6 +21,26 @@ enum class Io { done, timeout, closed };
 // after the deadline: the judge holds an Alarm (alarm.hpp) for that; the client waits forever.
 // A non-blocking descriptor is polled until the deadline.
 
+// Bytes as they come, cut into frames. At most `max_total_bytes` over its lifetime.
+class FrameBuffer {
+ public:
+  explicit FrameBuffer(std::size_t max_total_bytes);
+
+  // Throws ProtocolError past the total.
+  void append(std::string_view bytes);
+  // The next whole frame's body into `body`, if there is one. Throws ProtocolError on a frame
+  // over kMaxMessageBytes, before it is read.
+  bool next(std::string& body);
+  // Whether a frame has begun and not ended.
+  bool inside_frame() const { return buffer_.size() > start_; }
+
+ private:
+  std::size_t max_total_;
+  std::size_t total_ = 0;
+  std::string buffer_;
+  std::size_t start_ = 0;  // where the unread part of buffer_ begins
+};
+
 // Reads frames from `fd`. At most `max_total_bytes` over its lifetime.
 class FrameReader {
  public:
@@ -30,17 +50,12 @@ class FrameReader {
   // the stream. Throws ProtocolError on a frame over kMaxMessageBytes, past the total, or a
   // stream that ends inside a frame.
   Io next(Clock::time_point deadline, std::string& body);
-
-  std::size_t bytes_read() const { return total_; }
+  // The next frame's body if it has been read from `fd` already; never waits.
+  bool buffered(std::string& body) { return frames_.next(body); }
 
  private:
-  bool frame_ready(std::string& body);
-
   int fd_;
-  std::size_t max_total_;
-  std::size_t total_ = 0;
-  std::string buffer_;
-  std::size_t start_ = 0;  // where the unread part of buffer_ begins
+  FrameBuffer frames_;
 };
 
 // Writes frames to `fd`.

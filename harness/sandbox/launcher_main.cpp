@@ -1,7 +1,7 @@
 // The submission program's main: the kit's client (built in) and the submission's code (a shared
-// object, loaded last). Before loading it, the launcher confines the process: limits, no
-// privileges, the system-call filter. So not even a static constructor of the submission runs
-// unconfined.
+// object, loaded last). Before loading it, the launcher confines the process (limits, no
+// privileges, the system-call filter) and connects to the judge. So not even a static
+// constructor of the submission runs unconfined, or finds the connection half made.
 //   overlap-launcher-<exercise> SUBMISSION.so graded|debugged CPU_SECONDS
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "../client/connection.hpp"
 #include "filter.hpp"
 
 #ifdef OVERLAP_SANITIZED
@@ -78,6 +79,9 @@ int main(int argc, char** argv) {
   drop_privileges();
   try {
     overlap::sandbox::install_filter();
+    // The connection to the judge, before any code of the submission's: the shared memory's
+    // descriptor is closed once mapped, so no static constructor can write to it or resize it.
+    overlap::client::Connection::get();
   } catch (const std::exception& e) {
     fail(e.what());
   }
