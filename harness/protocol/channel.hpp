@@ -70,7 +70,7 @@ class Channel {
   // ring positions the peer garbled.
   Io next(Clock::time_point deadline, std::string& body);
   // As FrameWriter::write: all of `frames` before the deadline; `closed` when the peer is gone.
-  // Waits for room only if the ring is full.
+  // Waits for room only if the ring is full. One thread may write while another reads.
   Io write(std::string_view frames, Clock::time_point deadline);
 
  private:

@@ -86,7 +86,10 @@ int main(int argc, char** argv) {
     fail(e.what());
   }
   // From here on, the submission's code: its static constructors run inside dlopen.
-  const std::string path = "/proc/self/fd/" + std::to_string(module);
+  // Named by this process's id, not "self": a debugger reads the library by the name the loader
+  // reports, and in the debugger's own process /proc/self/fd/N is another file (a pipe of its
+  // own, where it would wait for ever).
+  const std::string path = "/proc/" + std::to_string(::getpid()) + "/fd/" + std::to_string(module);
   void* submission = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!submission) fail(std::string("cannot load the submission: ") + ::dlerror());
   auto start = reinterpret_cast<void (*)()>(::dlsym(submission, "overlap_submission_start"));

@@ -1,10 +1,14 @@
 # Runs a command and checks its exit code and that its output matches a regex.
 #   cmake -DCOMMAND=a;b -DEXIT=<code> [-DOUTPUT_MATCHES=<regex>] [-DFIRST_ERROR_MATCHES=<regex>]
-#         -P expect_exit.cmake
+#         [-DINPUT=<file>] -P expect_exit.cmake
 # FIRST_ERROR_MATCHES checks the first line of the output that says "error".
 cmake_minimum_required(VERSION 3.25)
 
-execute_process(COMMAND ${COMMAND} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT DEFINED INPUT)
+  set(INPUT /dev/null)
+endif()
+execute_process(COMMAND ${COMMAND} INPUT_FILE ${INPUT} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
 message("${out}${err}")
 if(NOT rc STREQUAL "${EXIT}")
   message(FATAL_ERROR "expected exit code ${EXIT}, got ${rc}")
