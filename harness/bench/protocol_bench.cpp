@@ -1,8 +1,9 @@
 // The simulator benchmark's shape (4 devices, a 1 ms operation on each per instant) through the
 // judge/submission protocol: a judge here, its client a submission of its own
-// (protocol_bench_client.cpp, run by a launcher, sandbox included), in lock-step over pipes. Prints
-// simulated operations per second of real time, with both processes free to run anywhere and with
-// both pinned to one CPU.
+// (protocol_bench_client.cpp, run by a launcher, sandbox included), in lock-step through the
+// channel the grader uses (protocol/channel.hpp). Prints simulated operations per second of real
+// time, with both processes free to run anywhere (as the grader runs them) and with both pinned
+// to one CPU.
 //   build/harness/overlap-protocol-bench [operations]
 #include <fmt/format.h>
 #include <sched.h>

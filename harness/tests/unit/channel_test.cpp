@@ -50,6 +50,11 @@ struct Connection {
     ::close(to_program[0]), ::close(to_judge[1]);
     to_program[0] = to_judge[1] = -1;
   }
+  // The judge's end, as the program sees it: its pipe closed.
+  void judge_ends() {
+    ::close(to_program[1]);
+    to_program[1] = -1;
+  }
 };
 
 Clock::time_point soon() { return Clock::now() + 10s; }
@@ -94,7 +99,7 @@ BOOST_AUTO_TEST_CASE(frames_cross_in_order_both_ways_a_batch_larger_than_a_ring_
   const pid_t child = echo_program(c);
   Channel judge = c.judge();
   std::string body;
-  // Lock-step turns, then one batch of 4 MiB, four rings' worth: each side reads as it goes.
+  // Lock-step turns, then one batch of five rings' worth: each side reads as it goes.
   for (int i = 0; i < 1000; ++i) {
     BOOST_REQUIRE((judge.write(frame(1, i, i % 100), soon()) == Io::done));
     BOOST_REQUIRE((judge.next(soon(), body) == Io::done));
@@ -119,8 +124,7 @@ BOOST_AUTO_TEST_CASE(frames_cross_in_order_both_ways_a_batch_larger_than_a_ring_
   });
   BOOST_TEST((judge.write(batch, soon()) == Io::done));
   reader.join();
-  ::close(c.to_program[1]);  // the program sees the judge's end, and exits
-  c.to_program[1] = -1;
+  c.judge_ends();  // the program sees it, and exits
   BOOST_TEST(exit_status(child) == 0);
 }
 
@@ -138,8 +142,7 @@ BOOST_AUTO_TEST_CASE(a_side_asleep_on_its_pipe_is_woken_by_the_other_sides_frame
     BOOST_TEST((Clock::now() - sent < 1s));  // woken, not timed out
     BOOST_TEST(Reader(body).integer() == i);
   }
-  ::close(c.to_program[1]);
-  c.to_program[1] = -1;
+  c.judge_ends();
   BOOST_TEST(exit_status(child) == 0);
 }
 
@@ -278,8 +281,7 @@ BOOST_AUTO_TEST_CASE(signals_that_interrupt_both_sides_lose_nothing) {
   }
   const itimerval off{};
   ::setitimer(ITIMER_REAL, &off, nullptr);
-  ::close(c.to_program[1]);
-  c.to_program[1] = -1;
+  c.judge_ends();
   BOOST_TEST(echoed == 20000);
   BOOST_TEST(exit_status(child) == 0);
 }
