@@ -21,12 +21,17 @@ constexpr std::size_t kHeaderPage = 4096;
 constexpr std::size_t kRegionBytes = kHeaderPage + 2 * SharedRegion::kRingBytes;
 static_assert(sizeof(SharedHeader) <= kHeaderPage);
 
-// How long a side with nothing to read looks at its ring before it sleeps on its pipe. The other
-// side's turn in a lock-step round is a few microseconds; a wake-up through the pipe costs tens
-// on an idle CPU. Spinning is only worth it on a CPU of its own; yielding lets the other side,
-// if it shares this CPU, take its turn at once.
+// How a side with nothing to read waits. The other side's turn in a lock-step round takes a few
+// microseconds, and a wake-up through the pipe costs tens when it crosses CPUs: so it watches its
+// ring, spinning (given another CPU the other side may run on), then yielding its CPU (the other
+// side may be waiting for this one). That pays only while the other side runs and answers at
+// once; on a loaded machine it wastes the CPU the other side needs, and a yield can hand it to
+// another program for a whole time slice. So after an answer slower than kQuick that did not
+// need a wake-up, the next kSleepAtOnce waits go straight to the pipe.
 constexpr auto kSpin = std::chrono::microseconds(5);
-constexpr auto kYield = std::chrono::microseconds(50);
+constexpr auto kWatch = std::chrono::microseconds(50);
+constexpr auto kQuick = std::chrono::microseconds(10);
+constexpr int kSleepAtOnce = 16;
 
 [[noreturn]] void fail(const char* what) {
   throw std::system_error(errno, std::generic_category(), what);
@@ -139,18 +144,10 @@ Io Channel::next(Clock::time_point deadline, std::string& body) {
 }
 
 Io Channel::wait_for_bytes(Clock::time_point deadline) {
-  const auto start = Clock::now();
-  if (spins_) {
-    for (unsigned i = 1;; ++i) {
-      if (in_.has_bytes()) return Io::done;
-      relax();
-      if (i % 64 == 0 && Clock::now() - start >= kSpin) break;
-    }
-  }
-  for (auto now = Clock::now(); now - start < kYield; now = Clock::now()) {
-    if (in_.has_bytes()) return Io::done;
-    if (now >= deadline) return Io::timeout;
-    ::sched_yield();
+  if (sleep_at_once_ > 0) {
+    --sleep_at_once_;
+  } else if (const std::optional<Io> io = watch_ring(deadline)) {
+    return *io;
   }
   // Raise the flag, then look once more: the peer publishes, then reads the flag, so either it
   // sees the flag and wakes this side, or this side sees its bytes (both fences are seq_cst).
@@ -167,11 +164,36 @@ Io Channel::wait_for_bytes(Clock::time_point deadline) {
   return io;
 }
 
+// Nothing (std::nullopt) if nothing came while it watched.
+std::optional<Io> Channel::watch_ring(Clock::time_point deadline) {
+  const auto start = Clock::now();
+  // An answer to a wake-up says how slow the pipe is, not whether the other side runs.
+  const bool judge_the_answer = !woke_peer_.load(std::memory_order_relaxed);
+  if (spins_) {
+    for (unsigned i = 1;; ++i) {
+      if (in_.has_bytes()) return Io::done;
+      relax();
+      if (i % 64 == 0 && Clock::now() - start >= kSpin) break;
+    }
+  }
+  for (auto now = Clock::now(); now - start < kWatch; now = Clock::now()) {
+    if (in_.has_bytes()) {
+      if (judge_the_answer && now - start > kQuick) sleep_at_once_ = kSleepAtOnce;
+      return Io::done;
+    }
+    if (now >= deadline) return Io::timeout;
+    ::sched_yield();
+  }
+  if (judge_the_answer) sleep_at_once_ = kSleepAtOnce;
+  return std::nullopt;
+}
+
 Io Channel::wake_peer(Clock::time_point deadline) {
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (peer_asleep_.load(std::memory_order_relaxed) == 0 || peer_asleep_.exchange(0) == 0) {
-    return Io::done;
-  }
+  const bool asleep =
+      peer_asleep_.load(std::memory_order_relaxed) != 0 && peer_asleep_.exchange(0) != 0;
+  woke_peer_.store(asleep, std::memory_order_relaxed);
+  if (!asleep) return Io::done;
   return pipe_out_.write(wake_frame(), deadline);
 }
 
@@ -190,7 +212,7 @@ Io Channel::wait_for_room(Clock::time_point deadline) {
   const auto start = Clock::now();
   for (auto now = start; !out_.has_room(); now = Clock::now()) {
     if (now >= deadline) return Io::timeout;
-    if (now - start < kYield) {
+    if (now - start < kWatch) {
       ::sched_yield();
       continue;
     }

@@ -1,9 +1,9 @@
 // One end of the connection between the judge and a submission program. Frames go through
 // memory the two processes share, a ring each way (ring.hpp), so a lock-step turn costs no
 // system call when the other side answers within microseconds. A side with nothing to read
-// spins (given a CPU of its own), then yields its CPU (so that the other side, on the same CPU,
-// runs), then sleeps on its pipe with its flag raised; the other side, having written, sees the
-// flag and sends a `wake` frame down that pipe. The pipes also carry what shared memory cannot:
+// watches its ring a moment (spinning, then yielding its CPU), while that pays, then sleeps on its
+// pipe with its flag raised; the other side, having written, sees the flag and sends a `wake`
+// frame down that pipe. The pipes also carry what shared memory cannot:
 // the other side's end (the end of its stream) and deadlines (pipe.hpp).
 //
 // A frame other than `wake` that arrives on the pipe is read like one from the ring: an honest
@@ -75,6 +75,7 @@ class Channel {
 
  private:
   Io wait_for_bytes(Clock::time_point deadline);
+  std::optional<Io> watch_ring(Clock::time_point deadline);
   Io wait_for_room(Clock::time_point deadline);
   Io wake_peer(Clock::time_point deadline);
 
@@ -89,7 +90,9 @@ class Channel {
   FrameWriter pipe_out_;
   std::optional<std::string> woken_by_;  // a frame other than `wake` that ended a sleep
   bool peer_gone_ = false;
-  bool spins_;  // more than one CPU to run on: the peer may be answering on another
+  bool spins_;             // more than one CPU to run on: the peer may be answering on another
+  int sleep_at_once_ = 0;  // waits left that skip watching the ring (channel.cpp says why)
+  std::atomic<bool> woke_peer_{false};  // the last write sent the peer a wake-up
 };
 
 }  // namespace overlap::protocol
