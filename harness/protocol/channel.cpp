@@ -30,7 +30,7 @@ static_assert(sizeof(SharedHeader) <= kHeaderPage);
 // need a wake-up, the next kSleepAtOnce waits go straight to the pipe.
 constexpr auto kSpin = std::chrono::microseconds(5);
 constexpr auto kWatch = std::chrono::microseconds(50);
-constexpr auto kQuick = std::chrono::microseconds(10);
+constexpr auto kQuick = std::chrono::microseconds(25);
 constexpr int kSleepAtOnce = 16;
 
 [[noreturn]] void fail(const char* what) {
