@@ -26,8 +26,9 @@ static_assert(sizeof(SharedHeader) <= kHeaderPage);
 // ring, spinning (given another CPU the other side may run on), then yielding its CPU (the other
 // side may be waiting for this one). That pays only while the other side runs and answers at
 // once; on a loaded machine it wastes the CPU the other side needs, and a yield can hand it to
-// another program for a whole time slice. So after an answer slower than kQuick that did not
-// need a wake-up, the next kSleepAtOnce waits go straight to the pipe.
+// another program for a whole time slice. So after an answer slower than kQuick, or none while it
+// watched, where the other side needed no wake-up, the next kSleepAtOnce waits go straight to the
+// pipe.
 constexpr auto kSpin = std::chrono::microseconds(5);
 constexpr auto kWatch = std::chrono::microseconds(50);
 constexpr auto kQuick = std::chrono::microseconds(25);
