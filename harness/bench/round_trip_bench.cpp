@@ -37,7 +37,7 @@ void unpin() {
 struct Pipes {
   FrameReader in;
   FrameWriter out;
-  Pipes(int in_fd, int out_fd, SharedRegion&, Channel::Side) : in(in_fd, ~0ULL), out(out_fd) {}
+  Pipes(int in_fd, int out_fd, SharedRegion&, Side) : in(in_fd, ~0ULL), out(out_fd) {}
   Io next(Clock::time_point deadline, std::string& body) { return in.next(deadline, body); }
   Io write(std::string_view frame, Clock::time_point deadline) {
     return out.write(frame, deadline);
@@ -46,7 +46,7 @@ struct Pipes {
 
 struct Rings {
   Channel channel;
-  Rings(int in_fd, int out_fd, SharedRegion& region, Channel::Side side)
+  Rings(int in_fd, int out_fd, SharedRegion& region, Side side)
       : channel(region, side, in_fd, out_fd, ~0ULL) {}
   Io next(Clock::time_point deadline, std::string& body) { return channel.next(deadline, body); }
   Io write(std::string_view frame, Clock::time_point deadline) {
@@ -64,7 +64,7 @@ double microseconds_per_round(int rounds, bool pinned) {
   if (child == 0) {  // echoes every frame back
     if (pinned) pin_to_cpu0();
     ::close(down[1]), ::close(up[0]);  // so that the parent's close ends the loop
-    Transport echo(down[0], up[1], region, Channel::Side::program);
+    Transport echo(down[0], up[1], region, Side::program);
     std::string body;
     while (echo.next(deadline, body) == Io::done) {
       echo.write(Writer(Reader(body).type()).integer(1).frame(), deadline);
@@ -73,7 +73,7 @@ double microseconds_per_round(int rounds, bool pinned) {
   }
   if (pinned) pin_to_cpu0();
   ::close(down[0]), ::close(up[1]);
-  Transport judge(up[0], down[1], region, Channel::Side::judge);
+  Transport judge(up[0], down[1], region, Side::judge);
   std::string body;
   const auto start = Clock::now();
   for (int i = 0; i < rounds; ++i) {

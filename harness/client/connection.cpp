@@ -79,7 +79,7 @@ Connection& Connection::get() {
 Connection::Connection()
     : work_(io_.get_executor()),
       shared_(kSharedMemory),
-      judge_(shared_, protocol::Channel::Side::program, kFromJudge, kToJudge, kNoCap),
+      judge_(shared_, protocol::Side::program, kFromJudge, kToJudge, kNoCap),
       owner_(std::this_thread::get_id()) {
   categories_ = {&overlap::category(), &boost::system::system_category(),
                  &boost::system::generic_category()};

@@ -100,8 +100,8 @@ Program::Program(const std::string& launcher, const std::string& submission, dou
   from_program_ = from[0];
   refusals_ = refused[0];
   ::fcntl(refusals_, F_SETFL, O_NONBLOCK);  // read once the program is over
-  channel_ = std::make_unique<protocol::Channel>(shared_, protocol::Channel::Side::judge,
-                                                 from_program_, to_program_, kMaxRunBytes);
+  channel_ = std::make_unique<protocol::Channel>(shared_, protocol::Side::judge, from_program_,
+                                                 to_program_, kMaxRunBytes);
 }
 
 Program::~Program() {

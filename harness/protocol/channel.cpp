@@ -92,21 +92,24 @@ void SharedRegion::map() {
   if (memory_ == MAP_FAILED) memory_ = nullptr, fail("mmap");
 }
 
-char* SharedRegion::ring_to_program() const { return static_cast<char*>(memory_) + kHeaderPage; }
+RingPositions& SharedRegion::positions_to(Side side) const {
+  return side == Side::judge ? header_->to_judge : header_->to_program;
+}
 
-char* SharedRegion::ring_to_judge() const { return ring_to_program() + kRingBytes; }
+char* SharedRegion::ring_to(Side side) const {
+  return static_cast<char*>(memory_) + kHeaderPage + (side == Side::judge ? kRingBytes : 0);
+}
+
+std::atomic<std::uint32_t>& SharedRegion::asleep(Side side) const {
+  return side == Side::judge ? header_->judge_asleep : header_->program_asleep;
+}
 
 Channel::Channel(SharedRegion& region, Side side, int from_peer, int to_peer,
                  std::size_t max_total_bytes)
-    : in_(side == Side::judge ? region.header().to_judge : region.header().to_program,
-          side == Side::judge ? region.ring_to_judge() : region.ring_to_program(),
-          SharedRegion::kRingBytes),
-      out_(side == Side::judge ? region.header().to_program : region.header().to_judge,
-           side == Side::judge ? region.ring_to_program() : region.ring_to_judge(),
-           SharedRegion::kRingBytes),
-      asleep_(side == Side::judge ? region.header().judge_asleep : region.header().program_asleep),
-      peer_asleep_(side == Side::judge ? region.header().program_asleep
-                                       : region.header().judge_asleep),
+    : in_(region.positions_to(side), region.ring_to(side), SharedRegion::kRingBytes),
+      out_(region.positions_to(other(side)), region.ring_to(other(side)), SharedRegion::kRingBytes),
+      asleep_(region.asleep(side)),
+      peer_asleep_(region.asleep(other(side))),
       from_peer_(from_peer),
       from_ring_(max_total_bytes),
       pipe_in_(from_peer, max_total_bytes),

@@ -22,6 +22,10 @@
 
 namespace overlap::protocol {
 
+// The two ends of a connection.
+enum class Side { judge, program };
+constexpr Side other(Side side) { return side == Side::judge ? Side::program : Side::judge; }
+
 // In the shared memory, before the rings' bytes.
 struct SharedHeader {
   RingPositions to_program;
@@ -46,8 +50,11 @@ class SharedRegion {
 
   int fd() const { return fd_; }
   SharedHeader& header() const { return *header_; }
-  char* ring_to_program() const;
-  char* ring_to_judge() const;
+  // The ring whose bytes go to `side`: its positions and its bytes; and `side`'s flag, raised
+  // while it sleeps on its pipe.
+  RingPositions& positions_to(Side side) const;
+  char* ring_to(Side side) const;
+  std::atomic<std::uint32_t>& asleep(Side side) const;
 
  private:
   void map();
@@ -59,8 +66,6 @@ class SharedRegion {
 
 class Channel {
  public:
-  enum class Side { judge, program };
-
   // Reads from `from_peer` and the ring to this side; writes to the ring from it and, to wake the
   // peer, to `to_peer`. Reads at most `max_total_bytes` over its lifetime from each (ring, pipe).
   Channel(SharedRegion& region, Side side, int from_peer, int to_peer, std::size_t max_total_bytes);

@@ -22,8 +22,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-using Side = Channel::Side;
-
 // The judge's end of a connection, and what a program (a forked child) needs for the other.
 struct Connection {
   SharedRegion region;
