@@ -120,9 +120,7 @@ Io Channel::next(Clock::time_point deadline, std::string& body) {
   for (;;) {
     if (from_ring_.next(body)) return Io::done;
     if (in_.has_bytes()) {
-      taken_.clear();
-      in_.take(taken_);
-      from_ring_.append(taken_);
+      in_.take([this](std::string_view bytes) { from_ring_.append(bytes); });
       continue;
     }
     // What came on the pipe: from an honest peer, only wake-ups.

@@ -90,7 +90,6 @@ class Channel {
   std::atomic<std::uint32_t>& peer_asleep_;
   int from_peer_;
   FrameBuffer from_ring_;
-  std::string taken_;  // bytes just taken from the ring (kept to reuse its allocation)
   FrameReader pipe_in_;
   FrameWriter pipe_out_;
   std::optional<std::string> woken_by_;  // a frame other than `wake` that ended a sleep

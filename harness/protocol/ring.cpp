@@ -26,7 +26,7 @@ std::size_t RingWriter::put(std::string_view data) {
   std::memcpy(bytes_ + at, data.data(), first);
   std::memcpy(bytes_, data.data() + first, n - first);
   written_ += n;
-  positions_.written.store(written_, std::memory_order_seq_cst);  // before the peer's flag is read
+  positions_.written.store(written_, std::memory_order_release);
   return n;
 }
 
@@ -37,22 +37,13 @@ bool RingReader::has_bytes() const {
   return positions_.written.load(std::memory_order_acquire) != taken_;
 }
 
-std::size_t RingReader::take(std::string& out) {
+std::uint64_t RingReader::published() const {
   const std::uint64_t written = positions_.written.load(std::memory_order_acquire);
   if (written < taken_ || written - taken_ > capacity_) {
     throw ProtocolError("the shared ring's write position is " + std::to_string(written) +
                         ", after " + std::to_string(taken_) + " bytes were read from it");
   }
-  // Copied once, then parsed from the copy: the peer may rewrite the ring meanwhile, and what
-  // it garbles is only the stream's content.
-  const std::size_t n = static_cast<std::size_t>(written - taken_);
-  const std::size_t at = static_cast<std::size_t>(taken_ % capacity_);
-  const std::size_t first = std::min(n, capacity_ - at);
-  out.append(bytes_ + at, first);
-  out.append(bytes_, n - first);
-  taken_ = written;
-  positions_.taken.store(taken_, std::memory_order_release);
-  return n;
+  return written;
 }
 
 }  // namespace overlap::protocol

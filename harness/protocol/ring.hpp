@@ -8,7 +8,6 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <string_view>
 
 namespace overlap::protocol {
@@ -44,11 +43,27 @@ class RingReader {
 
   // Whether bytes were published since the last take: one load, for a waiting loop.
   bool has_bytes() const;
-  // Appends every byte published since the last take to `out`, then publishes that they were
-  // taken; returns how many.
-  std::size_t take(std::string& out);
+  // Hands every byte published since the last take to `copy` (one or two pieces, in order: it
+  // must copy them, since the writer may reuse the room once they are taken), then publishes
+  // that they were taken.
+  template <typename Copy>
+  void take(Copy&& copy) {
+    const std::uint64_t written = published();
+    // Copied once, then parsed from the copy: the peer may rewrite the ring meanwhile, and what
+    // it garbles is only the stream's content.
+    const std::size_t n = static_cast<std::size_t>(written - taken_);
+    const std::size_t at = static_cast<std::size_t>(taken_ % capacity_);
+    const std::size_t first = n < capacity_ - at ? n : capacity_ - at;
+    copy(std::string_view(bytes_ + at, first));
+    if (n > first) copy(std::string_view(bytes_, n - first));
+    taken_ = written;
+    positions_.taken.store(taken_, std::memory_order_release);
+  }
 
  private:
+  // The writer's position, checked: throws ProtocolError unless it is within a ring of ours.
+  std::uint64_t published() const;
+
   RingPositions& positions_;
   const char* bytes_;
   std::size_t capacity_;
