@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +14,9 @@
 #include <stdexcept>
 #include <thread>
 #include <vector>
+
+#include "../sandbox/empty_root.hpp"
+#include "admission.hpp"
 
 namespace overlap::grade {
 
@@ -56,33 +60,75 @@ std::string fill(std::string arg, const std::map<std::string, std::string>& valu
   return arg;
 }
 
-// Runs `args` with its output into `log`, for at most `seconds`; its exit status, or -1 when it
-// ran out of time (and was killed).
-int run(const std::vector<std::string>& args, const std::string& log, double seconds) {
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    const int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (out >= 0) ::dup2(out, 1), ::dup2(out, 2);
+// The build's limits: a compile needs about a gigabyte of address space; an object past
+// kMaxOutput is a build error, not a disk filled.
+constexpr rlim_t kAddressSpace = rlim_t{4} << 30;
+constexpr rlim_t kMaxOutput = rlim_t{64} << 20;
+
+// One step of the build (compile, preprocess, link) running in the build's empty root, or as
+// the judge's user without it, its output into `log`.
+class Step {
+ public:
+  Step(const std::vector<std::string>& args, const sandbox::EmptyRoot* root,
+       const std::string& log, double seconds) {
+    const int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (out < 0) throw std::runtime_error("cannot write " + log);
     std::vector<char*> argv;
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  int status = 0;
-  while (::waitpid(pid, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      ::kill(-pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      return -1;
+    const rlim_t cpu = static_cast<rlim_t>(seconds) + 1;
+    pid_ = ::fork();
+    if (pid_ < 0) throw std::runtime_error("fork failed");
+    if (pid_ == 0) {
+      ::setpgid(0, 0);
+      const int in = ::open("/dev/null", O_RDONLY);
+      if (in < 0 || ::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(out, 2) < 0) ::_exit(126);
+      for (const auto& [resource, value] : {std::pair{RLIMIT_CPU, cpu},
+                                           {RLIMIT_AS, kAddressSpace},
+                                           {RLIMIT_FSIZE, kMaxOutput},
+                                           {RLIMIT_CORE, rlim_t{0}}}) {
+        const rlimit r{value, value};
+        if (::setrlimit(resource, &r) != 0) ::_exit(126);
+      }
+      char* env[] = {const_cast<char*>("PATH=/usr/bin:/bin"), const_cast<char*>("LANG=C.UTF-8"),
+                     nullptr};
+      if (root) root->enter(env);
+      ::execve(argv[0], argv.data(), env);
+      ::_exit(127);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ::setpgid(pid_, pid_);
+    ::close(out);
   }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
+  ~Step() {
+    if (!done_) {
+      ::kill(-pid_, SIGKILL);
+      wait(std::chrono::steady_clock::time_point::max());
+    }
+  }
+  Step(const Step&) = delete;
+  Step& operator=(const Step&) = delete;
+
+  // Its exit status (128 + N for signal N, as a sandbox reports it), or -1 past the deadline
+  // (then it is killed).
+  int wait(std::chrono::steady_clock::time_point deadline) {
+    int status = 0;
+    while (::waitpid(pid_, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        ::kill(-pid_, SIGKILL);
+        ::waitpid(pid_, &status, 0);
+        done_ = true;
+        return -1;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    done_ = true;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+
+ private:
+  pid_t pid_ = -1;
+  bool done_ = false;
+};
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -91,55 +137,60 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
-// The files a depfile lists ("target: a b \<newline> c"; a space in a name is "\ ").
-std::vector<std::string> dependencies(const std::string& depfile) {
-  const std::string text = read_file(depfile);
-  std::vector<std::string> files;
-  std::string name;
-  bool after_target = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\\' && i + 1 < text.size() && text[i + 1] == ' ') {
-      name += ' ', ++i;
-    } else if (c == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {
+// The compile's command, made to preprocess into `preprocessed` and name every header it reads
+// on stderr (-H): what the admission checks read, even when the compile fails.
+std::vector<std::string> preprocess_of(const std::vector<std::string>& compile,
+                                       const std::string& preprocessed) {
+  std::vector<std::string> args;
+  for (std::size_t i = 0; i < compile.size(); ++i) {
+    if (compile[i] == "-MD") continue;
+    if (compile[i] == "-MF") {
       ++i;
-    } else if (c == ' ' || c == '\n') {
-      if (!name.empty() && after_target) files.push_back(name);
-      name.clear();
-    } else if (c == ':' && !after_target &&
-               (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\n')) {
-      after_target = true, name.clear();
+    } else if (compile[i] == "-o") {
+      args.insert(args.end(), {"-o", preprocessed});
+      ++i;
+    } else if (compile[i] == "-c") {
+      args.insert(args.end(), {"-E", "-H"});
     } else {
-      name += c;
+      args.push_back(compile[i]);
     }
   }
-  if (!name.empty() && after_target) files.push_back(name);
-  return files;
+  return args;
 }
 
-bool under(const fs::path& file, const fs::path& folder) {
-  const auto rel = file.lexically_relative(folder);
-  return !rel.empty() && *rel.begin() != "..";
-}
-
-// What a submission's compile may read: the submission, the kit's public headers and the
-// program's own main (the client), the precompiled header, and the system's include folders.
-std::string refused_dependency(const std::vector<std::string>& files, const fs::path& source) {
-  const fs::path kit = fs::path(OVERLAP_SOURCE_DIR "/harness").lexically_normal();
-  const fs::path pch = fs::path(OVERLAP_BUILD_RECIPE).parent_path().lexically_normal();
-  for (const std::string& f : files) {
-    // `..` resolved by the letter: a thousand headers, no system call each. A link out of an
-    // allowed folder would have to be planted in the system's or the kit's own folders.
-    const fs::path file = fs::absolute(f).lexically_normal();
-    if (file == source || under(file, kit / "include") || under(file, kit / "client") ||
-        under(file, kit / "protocol") || under(file, pch / "CMakeFiles") ||
-        under(file, "/usr/include") || under(file, "/usr/lib/gcc") ||
-        file.string().starts_with("/usr/lib/llvm-")) {
-      continue;
-    }
-    return file.string();
+// Folders a submission's compile may read besides the submission: the kit's public headers, the
+// client's entry and the protocol it includes, the precompiled header, the system's headers.
+std::vector<std::string> readable_folders(const fs::path& pch) {
+  const fs::path kit = fs::path(OVERLAP_SOURCE_DIR) / "harness";
+  std::vector<std::string> folders = {kit / "include", kit / "client", kit / "protocol", pch,
+                                      "/usr/include", "/usr/lib/gcc"};
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator("/usr/lib", error)) {
+    if (entry.path().filename().string().starts_with("llvm-")) folders.push_back(entry.path());
   }
-  return {};
+  return folders;
+}
+
+// The root a build step sees: /usr, three devices, a small /tmp, `out` to write in.
+sandbox::EmptyRoot build_root(const fs::path& out) {
+  sandbox::EmptyRoot root;
+  root.system(true).tmp(kMaxOutput).writable(out).workdir(out);
+  for (const char* device : {"/dev/null", "/dev/zero", "/dev/urandom"}) root.device(device);
+  return root;
+}
+
+bool over_output_limit(const fs::path& out, int status) {
+  if (status == 128 + SIGXFSZ) return true;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(out, error)) {
+    if (entry.is_regular_file(error) && entry.file_size(error) >= kMaxOutput) return true;
+  }
+  return false;
+}
+
+BuildFailure too_big() {
+  return {"the build's output is over its limit of " + std::to_string(kMaxOutput >> 20) +
+          " MiB (an object or program that large is a build error)"};
 }
 
 }  // namespace
@@ -154,40 +205,101 @@ std::string launcher_of(const std::string& exercise) {
 
 std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
                                                    const std::string& source,
-                                                   const std::string& scratch,
-                                                   double real_seconds) {
+                                                   const std::string& scratch, double real_seconds,
+                                                   bool namespaces) {
   const Recipe recipe = load_recipe();
   if (!recipe.header.contains(exercise)) {
     throw std::runtime_error("the build recipe has no exercise " + exercise);
   }
-  const fs::path file = fs::absolute(source).lexically_normal();
+  // The compiler's messages name the file where the candidate has it.
+  const fs::path file = fs::canonical(source);
+  const fs::path out = fs::path(scratch) / "out", stage = fs::path(scratch) / "stage",
+                 copy = fs::path(scratch) / "source" / file.filename();
+  fs::create_directories(copy.parent_path());
+  fs::create_directory(out);
+  fs::create_directory(stage);
+  // The file as it was when the grade began, even if it is saved again while this builds.
+  fs::copy_file(file, copy);
+  fs::permissions(copy, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  // As root, nobody runs the build: it must reach the stage, and nothing else here.
+  fs::permissions(scratch, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+
   const std::map<std::string, std::string> values = {{"{header}", recipe.header.at(exercise)},
                                                      {"{source}", file.string()},
-                                                     {"{object}", scratch + "/train.o"},
-                                                     {"{depfile}", scratch + "/train.d"},
-                                                     {"{program}", scratch + "/train.so"}};
+                                                     {"{object}", out / "train.o"},
+                                                     {"{depfile}", out / "train.d"},
+                                                     {"{program}", out / "train.so"}};
   std::vector<std::string> compile, link;
   for (const auto& a : recipe.compile) compile.push_back(fill(a, values));
   for (const auto& a : recipe.link) link.push_back(fill(a, values));
+  const fs::path preprocessed = out / "train.ii";
+  const std::vector<std::string> preprocess = preprocess_of(compile, preprocessed);
+  const fs::path pch = fs::path(OVERLAP_BUILD_RECIPE).parent_path() / "CMakeFiles" /
+                       "overlap_submission_pch.dir";
+  const fs::path kit = fs::path(OVERLAP_SOURCE_DIR) / "harness";
 
-  const std::string log = scratch + "/build.log";
-  const auto started = std::chrono::steady_clock::now();
-  const int compiled = run(compile, log, real_seconds);
-  if (compiled == -1) {
+  sandbox::EmptyRoot compiling = build_root(out), preprocessing = build_root(out),
+                     linking = build_root(out);
+  for (sandbox::EmptyRoot* root : {&compiling, &preprocessing}) {
+    root->read_only(kit / "include").read_only(kit / "client").read_only(kit / "protocol");
+    root->read_only(pch).read_only(copy, file);
+  }
+  compiling.prepare(compile, stage);
+  preprocessing.prepare(preprocess, stage);
+  linking.prepare(link, stage);
+  const auto in_root = [namespaces](const sandbox::EmptyRoot& root) {
+    return namespaces ? &root : nullptr;
+  };
+
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(real_seconds));
+  const std::string log = scratch + "/build.log", headers = scratch + "/headers.log";
+  int compiled = 0, preprocessed_status = 0;
+  {
+    Step compile_step(compile, in_root(compiling), log, real_seconds);
+    Step preprocess_step(preprocess, in_root(preprocessing), headers, real_seconds);
+    compiled = compile_step.wait(deadline);
+    preprocessed_status = preprocess_step.wait(deadline);
+  }
+  if (compiled == -1 || preprocessed_status == -1) {
     return BuildFailure{"the compiler ran past the build's limit of " +
                         std::to_string(static_cast<int>(real_seconds)) + " s"};
   }
-  if (compiled != 0) return BuildFailure{read_file(log)};
-  if (const std::string refused = refused_dependency(dependencies(values.at("{depfile}")), file);
+  // Before any message of the compiler's is shown: they could quote what it read.
+  std::vector<std::string> read = reported_headers(read_file(headers));
+  for (std::string& f : dependency_file_entries(read_file(values.at("{depfile}")))) {
+    read.push_back(std::move(f));
+  }
+  if (const std::string refused = refused_file(read, file, readable_folders(pch));
       !refused.empty()) {
     return BuildFailure{source + " includes " + refused +
                         ": a submission may include the kit's public headers (<overlap/...>), "
                         "the C++ standard library and Boost only"};
   }
+  if (over_output_limit(out, compiled) || over_output_limit(out, preprocessed_status)) {
+    return too_big();
+  }
+  if (preprocessed_status == 0) {
+    if (const std::string directive = assembler_file_directive(read_file(preprocessed));
+        !directive.empty()) {
+      const bool reads = directive == ".incbin" || directive == ".include";
+      return BuildFailure{source + (reads ? " embeds a file with " : " uses the assembler's ") +
+                          directive + (reads ? "" : ", which can build an embedded file") +
+                          ": a submission may include the kit's public headers (<overlap/...>), "
+                          "the C++ standard library and Boost only"};
+    }
+  } else if (compiled == 0) {
+    return BuildFailure{"the preprocessed submission could not be checked (the preprocessor "
+                        "failed where the compile did not): " + read_file(headers)};
+  }
+  if (compiled != 0) return BuildFailure{read_file(log)};
   const double left =
-      real_seconds -
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  const int linked = run(link, log, std::max(left, 1.0));
+      std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+  Step link_step(link, in_root(linking), log, std::max(left, 1.0));
+  const int linked = link_step.wait(
+      std::max(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(1)));
+  if (over_output_limit(out, linked)) return too_big();
   if (linked != 0) return BuildFailure{read_file(log)};
   return Built{values.at("{program}")};
 }

@@ -1,8 +1,10 @@
 // Building a submission from any source file, as the judge does for --submission: in a
 // scratch folder of its own (so two grades at once never collide), with the compile and link
-// CMake recorded at configure time (submission_build.txt), under a real-time limit. Before it
-// links, every file the compile read is checked: a submission may include the kit's public
-// headers, the C++ standard library and Boost, nothing else.
+// CMake recorded at configure time (submission_build.txt), under a real-time limit and limits of
+// CPU, memory and output size. Each step runs in an empty root (sandbox/empty_root.hpp) that
+// holds /usr, the kit's public headers, the client's entry, the precompiled header and a copy of
+// the submission at its own path. Before a result or a message of the compiler's is used, every
+// file the compile read and every string it hands the assembler is checked (admission.hpp).
 #pragma once
 
 #include <string>
@@ -23,10 +25,12 @@ struct BuildFailure {
 // error).
 std::string launcher_of(const std::string& exercise);
 
-// Builds `source` for `exercise` in `scratch` (an existing, empty folder). Throws
-// std::runtime_error when the kit itself cannot build (a missing recipe: a grader error).
+// Builds `source` for `exercise` in `scratch` (an existing, empty folder), in the empty root
+// unless `namespaces` is false (--no-sandbox). Throws std::runtime_error when the kit itself
+// cannot build (a missing recipe: a grader error).
 std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
                                                    const std::string& source,
-                                                   const std::string& scratch, double real_seconds);
+                                                   const std::string& scratch, double real_seconds,
+                                                   bool namespaces);
 
 }  // namespace overlap::grade

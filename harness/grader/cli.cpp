@@ -22,6 +22,7 @@
 #include "../report/trace.hpp"
 #include "../result/verdict.hpp"
 #include "../worlds/common/exercise.hpp"
+#include "../sandbox/empty_root.hpp"
 #include "build.hpp"
 #include "program.hpp"
 #include "selection.hpp"
@@ -192,8 +193,10 @@ ScenarioResult run(const worlds::Exercise& exercise, const std::string& scenario
 // A debug run: the scenario under gdb, what the judge saw, and no verdict.
 int debug(const worlds::Exercise& exercise, const std::string& scenario,
           const Runnable& submission) {
-  fmt::print("overlap: debug run of {} ({}) under gdb: no deadline and no verdict\n",
-             exercise.name(), scenario);
+  fmt::print(
+      "overlap: debug run of {} ({}) under gdb: no deadline, no verdict, and none of the "
+      "sandbox's namespaces (the system-call filter holds)\n",
+      exercise.name(), scenario);
   std::cout.flush();
   const ScenarioResult result = run(exercise, scenario, submission, 0, Program::Mode::debugged);
   fmt::print("overlap: debug run over at {:g} ms of simulated time, {} violation(s)\n",
@@ -234,7 +237,10 @@ int main(int argc, char** argv) {
        "real seconds a scenario may take before it fails")                                        //
       ("submission-name", po::value<std::string>(), "the graded file, as the report names it")    //
       ("source", po::value<std::string>(), "the graded file, for its fingerprint in the report")  //
-      ("gdb", "run the submission program under gdb, one scenario, no deadline: no verdict");
+      ("gdb", "run the submission program under gdb, one scenario, no deadline: no verdict")  //
+      ("no-sandbox",
+       "build and run the submission without the sandbox's namespaces (the system-call filter "
+       "and the limits stay; the report says so): for a machine that cannot make them");
   po::positional_options_description positional;
   positional.add("exercise", 1);
   po::variables_map args;
@@ -247,7 +253,7 @@ int main(int argc, char** argv) {
                "overlap: {}; valid options: --scenario NAME, --seed S, --generated N, "
                "--replay FILE, --interviewer, --program FILE, --json FILE, --trace FILE, "
                "--html FILE, --time-limit SECONDS, --submission-name NAME, --source FILE, "
-               "--gdb\n",
+               "--gdb, --no-sandbox\n",
                e.what());
     return kUsage;
   }
@@ -303,6 +309,20 @@ int main(int argc, char** argv) {
     return kUsage;
   }
   if (!report_files_usable(args)) return kUsage;
+  // A person debugging their own file runs it without the namespaces; a grade needs them, or
+  // says plainly that it went without.
+  const bool namespaces = !args.count("no-sandbox") && !args.count("gdb");
+  if (namespaces) {
+    try {
+      if (const std::string why = sandbox::namespaces_unavailable(); !why.empty()) {
+        fmt::print(stderr, "overlap: grader error: the sandbox cannot be made here: {}\n", why);
+        return kGraderError;
+      }
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "overlap: grader error: cannot try the sandbox: {}\n", e.what());
+      return kGraderError;
+    }
+  }
   // A submission is built here, in a scratch folder of this run's own, removed at the end.
   Scratch scratch;
   std::string program, source;
@@ -314,7 +334,7 @@ int main(int argc, char** argv) {
     }
     // Before the compile starts: a cold build takes a few seconds.
     fmt::print(stderr, "overlap: building the submission with {}\n", OVERLAP_COMPILER);
-    auto built = build_submission(exercise.name(), source, scratch.path, kBuildSeconds);
+    auto built = build_submission(exercise.name(), source, scratch.path, kBuildSeconds, namespaces);
     if (auto* failure = std::get_if<BuildFailure>(&built)) {
       fmt::print(stderr, "{}overlap: the submission was not graded: it did not build (see above)\n",
                  compiler_messages(failure->message));
@@ -354,11 +374,13 @@ int main(int argc, char** argv) {
   report.compiler = OVERLAP_COMPILER;
   if (args.count("source")) source = args["source"].as<std::string>();
   report.provenance = provenance(source, time_limit);
+  report.provenance.namespaces = namespaces;
   report.seed = selection.seed;
   for (const worlds::ScenarioInfo& scenario : selected) {
     ScenarioResult result;
     try {
-      result = run(exercise, scenario.name, submission, time_limit);
+      result = run(exercise, scenario.name, submission, time_limit,
+                   namespaces ? Program::Mode::graded : Program::Mode::graded_without_namespaces);
     } catch (const std::exception& e) {
       fmt::print(stderr, "overlap: grader error in scenario {}: {}\n", scenario.name, e.what());
       return kGraderError;

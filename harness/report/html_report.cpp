@@ -172,6 +172,10 @@ void header(const grade::Report& report, Out out) {
   fmt::format_to(out, "<dt>kit</dt><dd><code>{}</code>{}</dd>\n", html_escape(p.kit_commit),
                  p.kit_modified ? " (modified)" : "");
   fmt::format_to(out, "<dt>time limit</dt><dd>{:g} s a scenario</dd>\n", p.time_limit_s);
+  fmt::format_to(out, "<dt>sandbox</dt><dd class=\"sandbox\">{}</dd>\n",
+                 p.namespaces ? "namespaces, system-call filter, limits"
+                              : "<strong>without the namespaces (--no-sandbox)</strong>: "
+                                "system-call filter and limits only");
   fmt::format_to(out, "<dt>seed</dt><dd class=\"seed\">{}</dd>\n</dl>\n</header>\n", report.seed);
 }
 

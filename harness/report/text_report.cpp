@@ -134,8 +134,12 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
 }  // namespace
 
 void print_text(const grade::Report& report, std::ostream& out) {
-  fmt::print(out, "overlap: grading {} ({}, built with {})\n", report.exercise, report.submission,
-             report.compiler);
+  fmt::print(out, "overlap: grading {} ({}, built with {}){}\n", report.exercise,
+             report.submission, report.compiler,
+             report.provenance.namespaces
+                 ? ""
+                 : ", WITHOUT THE SANDBOX'S NAMESPACES (--no-sandbox): only the system-call "
+                   "filter and the limits held");
   const grade::Provenance& p = report.provenance;
   fmt::print(out, "  sha256 {}, kit {}{}, time limit {:g} s a scenario, seed {}\n",
              p.submission_sha256.empty() ? "unknown" : p.submission_sha256.substr(0, 16),

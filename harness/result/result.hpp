@@ -118,9 +118,11 @@ struct Provenance {
   std::string kit_commit;         // the kit's git commit, or "no git"
   bool kit_modified = false;      // the kit's tree differs from that commit outside exercises/
   double time_limit_s = 0;        // real seconds a scenario may take
+  bool namespaces = true;  // built and run in the sandbox's namespaces (false: --no-sandbox)
   friend bool operator==(const Provenance&, const Provenance&) = default;
 };
-BOOST_DESCRIBE_STRUCT(Provenance, (), (submission_sha256, kit_commit, kit_modified, time_limit_s))
+BOOST_DESCRIBE_STRUCT(Provenance, (),
+                      (submission_sha256, kit_commit, kit_modified, time_limit_s, namespaces))
 
 struct Report {
   std::string exercise;

@@ -111,8 +111,15 @@ void install_filter() {
            SCMP_SYS(fstat),      SCMP_SYS(newfstatat), SCMP_SYS(statx),      SCMP_SYS(stat),
            SCMP_SYS(lstat),      SCMP_SYS(lseek),      SCMP_SYS(getdents64), SCMP_SYS(readlink),
            SCMP_SYS(readlinkat), SCMP_SYS(access),     SCMP_SYS(faccessat),  SCMP_SYS(faccessat2),
-           SCMP_SYS(fcntl),      SCMP_SYS(dup),        SCMP_SYS(dup2),       SCMP_SYS(dup3),
-           SCMP_SYS(pipe2),      SCMP_SYS(eventfd2),   SCMP_SYS(getcwd),     SCMP_SYS(umask)});
+           SCMP_SYS(dup),        SCMP_SYS(dup2),       SCMP_SYS(dup3),       SCMP_SYS(pipe2),
+           SCMP_SYS(eventfd2),   SCMP_SYS(getcwd),     SCMP_SYS(umask)});
+  // fcntl on its own descriptors only: not a signal to another process (F_SETOWN, F_SETSIG,
+  // O_ASYNC), a lease or a watch on a file.
+  for (const int command : {F_GETFD, F_SETFD, F_GETFL, F_DUPFD, F_DUPFD_CLOEXEC, F_GETPIPE_SZ}) {
+    f.add(SCMP_ACT_ALLOW, SCMP_SYS(fcntl), {arg(1, SCMP_CMP_EQ, command)});
+  }
+  f.add(SCMP_ACT_ALLOW, SCMP_SYS(fcntl),
+        {arg(1, SCMP_CMP_EQ, F_SETFL), arg(2, SCMP_CMP_MASKED_EQ, O_ASYNC, 0)});
   f.add(SCMP_ACT_ALLOW, SCMP_SYS(ioctl), {arg(1, SCMP_CMP_EQ, TCGETS)});
   f.add(SCMP_ACT_ALLOW, SCMP_SYS(ioctl), {arg(1, SCMP_CMP_EQ, FIONBIO)});
   // Files for reading only.

@@ -3,13 +3,19 @@
 // privileges, the system-call filter) and connects to the judge. So not even a static
 // constructor of the submission runs unconfined, or finds the connection half made.
 //   overlap-launcher-<exercise> SUBMISSION.so graded|debugged CPU_SECONDS
+// A graded run starts with a fork: the parent, the keeper, only waits for the program and
+// writes its exact wait status on kStatusFd for the judge (a sandbox between them reports a
+// crash and an exit alike). The program cannot reach the keeper: the filter refuses signals to
+// other processes, tracing and opening files for writing.
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -39,6 +45,9 @@ namespace {
 constexpr rlim_t kAddressSpace = rlim_t{2} << 30;  // bytes
 constexpr rlim_t kOpenFiles = 64;
 constexpr uid_t kNobody = 65534;
+// Processes of this user in the sandbox's user namespace: the threads, the keeper and the
+// namespace's first process, with a margin (thread_limit.cpp refuses past kMaxThreads first).
+constexpr rlim_t kProcesses = overlap::sandbox::kMaxThreads + 16;
 
 [[noreturn]] void fail(const std::string& why) {
   std::fprintf(stderr, "overlap launcher: %s\n", why.c_str());
@@ -61,6 +70,33 @@ void drop_privileges() {
   ::prctl(PR_SET_DUMPABLE, 1);
 }
 
+// Whether this process is in a user namespace of its own (the judge's sandbox): the kernel
+// counts RLIMIT_NPROC there for this namespace's processes only, not for every process of the
+// user on the machine.
+bool in_user_namespace() {
+  const int fd = ::open("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char map[64] = {};
+  const ssize_t n = ::read(fd, map, sizeof map - 1);
+  ::close(fd);
+  unsigned long inside = 0, outside = 0, count = 0;
+  return n > 0 && std::sscanf(map, "%lu %lu %lu", &inside, &outside, &count) == 3 &&
+         count != 4294967295UL;
+}
+
+// The keeper: holds nothing of the run (no pipe, no output), so the judge sees the program's
+// end when it comes, then reports how it ended.
+[[noreturn]] void keep(pid_t program) {
+  ::close_range(0, overlap::sandbox::kStatusFd - 1, 0);
+  ::close_range(overlap::sandbox::kStatusFd + 1, ~0U, 0);
+  int status = 0;
+  while (::waitpid(program, &status, 0) < 0) {
+    if (errno != EINTR) std::_Exit(1);
+  }
+  [[maybe_unused]] const auto written = ::write(overlap::sandbox::kStatusFd, &status, sizeof status);
+  std::_Exit(0);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -70,6 +106,11 @@ int main(int argc, char** argv) {
   const int module = ::open(argv[1], O_RDONLY | O_CLOEXEC);
   if (module < 0) fail(std::string("cannot open ") + argv[1]);
   if (mode == "graded") {
+    const pid_t program = ::fork();
+    if (program < 0) fail("fork");
+    if (program > 0) keep(program);
+    ::close(overlap::sandbox::kStatusFd);
+    if (in_user_namespace()) limit(RLIMIT_NPROC, kProcesses, "RLIMIT_NPROC");
     if (kLimitAddressSpace) limit(RLIMIT_AS, kAddressSpace, "RLIMIT_AS");
     limit(RLIMIT_CPU, static_cast<rlim_t>(std::atol(argv[3])), "RLIMIT_CPU");
     limit(RLIMIT_NOFILE, kOpenFiles, "RLIMIT_NOFILE");

@@ -8,6 +8,8 @@
 #include <memory>
 #include <string_view>
 
+#include "filter.hpp"
+
 namespace overlap::sandbox {
 
 namespace {
@@ -52,6 +54,7 @@ std::string_view purpose(std::string_view name) {
       {"setpgid", "leave its process group"},
       {"sched_setaffinity", "move to other CPUs"},
       {"rt_sigaction", "replace the sandbox's own signal handler"},
+      {"fcntl", "have the kernel signal another process, or watch a file"},
   };
   const auto it = kPurposes.find(name);
   return it == kPurposes.end() ? std::string_view{} : it->second;
@@ -60,6 +63,12 @@ std::string_view purpose(std::string_view name) {
 }  // namespace
 
 std::string describe_refusal(int call) {
+  if (call == kTooManyThreads) {
+    return fmt::format(
+        "sandbox: the submission tried to start more than {} threads at once, which the sandbox "
+        "refuses: a few threads (or none) are all a schedule on the simulated cluster needs",
+        kMaxThreads);
+  }
   const std::unique_ptr<char, decltype(&std::free)> resolved(
       ::seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, call), &std::free);
   const std::string name = resolved ? resolved.get() : fmt::format("number {}", call);

@@ -94,7 +94,7 @@ BOOST_AUTO_TEST_CASE(the_json_report_has_the_versioned_schema) {
   keys.clear();
   for (const auto& member : o.at("provenance").as_object()) keys.emplace_back(member.key());
   BOOST_TEST(keys == (std::vector<std::string>{"submission_sha256", "kit_commit", "kit_modified",
-                                               "time_limit_s"}),
+                                               "time_limit_s", "namespaces"}),
              boost::test_tools::per_element());
   BOOST_TEST(o.at("schema_version").as_int64() == 2);
   BOOST_TEST(o.at("verdict").as_string() == "pass");
