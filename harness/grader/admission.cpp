@@ -89,8 +89,8 @@ std::string refused_file(const std::vector<std::string>& files, const std::strin
     const fs::path path(file);
     const fs::path real = path.is_absolute() ? resolve(path.lexically_normal()) : fs::path{};
     if (real.empty()) return file;
-    if (real == submission ||
-        std::any_of(folders.begin(), folders.end(), [&](const fs::path& f) { return under(real, f); })) {
+    if (real == submission || std::any_of(folders.begin(), folders.end(),
+                                          [&](const fs::path& f) { return under(real, f); })) {
       continue;
     }
     return real == path ? file : file + " (" + real.string() + ")";
@@ -107,7 +107,8 @@ constexpr std::array<std::string_view, 9> kFileDirectives = {
 // The first statement of `text` (as the assembler splits it: lines and `;`, C comments removed,
 // labels skipped) that starts with one of kFileDirectives.
 std::string file_directive_in(std::string text) {
-  for (std::size_t open = text.find("/*"); open != std::string::npos; open = text.find("/*", open)) {
+  for (std::size_t open = text.find("/*"); open != std::string::npos;
+       open = text.find("/*", open)) {
     const std::size_t close = text.find("*/", open + 2);
     text.replace(open, close == std::string::npos ? std::string::npos : close + 2 - open, " ");
   }
@@ -187,14 +188,29 @@ std::size_t decode_literal(std::string_view t, std::size_t at, bool raw, std::st
     const char e = t[i + 1];
     i += 2;
     switch (e) {
-      case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
-      case 'r': out += '\r'; break;
-      case 'v': out += '\v'; break;
-      case 'f': out += '\f'; break;
-      case 'a': out += '\a'; break;
-      case 'b': out += '\b'; break;
-      case '\n': break;  // a spliced line
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 'v':
+        out += '\v';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'a':
+        out += '\a';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case '\n':
+        break;  // a spliced line
       case 'x': {
         unsigned long v = 0;
         for (int d; i < t.size() && (d = digit_value(t[i], 16)) >= 0; ++i) v = v * 16 + d;
@@ -246,8 +262,8 @@ std::string assembler_file_directive(std::string_view t) {
       std::size_t end = i;
       while (end < t.size() && identifier_char(t[end])) ++end;
       const std::string_view word = t.substr(i, end - i);
-      static constexpr std::array<std::string_view, 10> kPrefixes = {
-          "u8", "u", "U", "L", "R", "u8R", "uR", "UR", "LR", ""};
+      static constexpr std::array<std::string_view, 10> kPrefixes = {"u8",  "u",  "U",  "L",  "R",
+                                                                     "u8R", "uR", "UR", "LR", ""};
       if (end < t.size() && t[end] == '"' &&
           std::find(kPrefixes.begin(), kPrefixes.end() - 1, word) != kPrefixes.end() - 1) {
         literal = true, raw = word.back() == 'R', quote = end;

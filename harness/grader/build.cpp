@@ -69,8 +69,8 @@ constexpr rlim_t kMaxOutput = rlim_t{64} << 20;
 // the judge's user without it, its output into `log`.
 class Step {
  public:
-  Step(const std::vector<std::string>& args, const sandbox::EmptyRoot* root,
-       const std::string& log, double seconds) {
+  Step(const std::vector<std::string>& args, const sandbox::EmptyRoot* root, const std::string& log,
+       double seconds) {
     const int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (out < 0) throw std::runtime_error("cannot write " + log);
     std::vector<char*> argv;
@@ -84,9 +84,9 @@ class Step {
       const int in = ::open("/dev/null", O_RDONLY);
       if (in < 0 || ::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(out, 2) < 0) ::_exit(126);
       for (const auto& [resource, value] : {std::pair{RLIMIT_CPU, cpu},
-                                           {RLIMIT_AS, kAddressSpace},
-                                           {RLIMIT_FSIZE, kMaxOutput},
-                                           {RLIMIT_CORE, rlim_t{0}}}) {
+                                            {RLIMIT_AS, kAddressSpace},
+                                            {RLIMIT_FSIZE, kMaxOutput},
+                                            {RLIMIT_CORE, rlim_t{0}}}) {
         const rlimit r{value, value};
         if (::setrlimit(resource, &r) != 0) ::_exit(126);
       }
@@ -163,7 +163,7 @@ std::vector<std::string> preprocess_of(const std::vector<std::string>& compile,
 std::vector<std::string> readable_folders(const fs::path& pch) {
   const fs::path kit = fs::path(OVERLAP_SOURCE_DIR) / "harness";
   std::vector<std::string> folders = {kit / "include", kit / "client", kit / "protocol", pch,
-                                      "/usr/include", "/usr/lib/gcc"};
+                                      "/usr/include",  "/usr/lib/gcc"};
   std::error_code error;
   for (const auto& entry : fs::directory_iterator("/usr/lib", error)) {
     if (entry.path().filename().string().starts_with("llvm-")) folders.push_back(entry.path());
@@ -234,8 +234,8 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
   for (const auto& a : recipe.link) link.push_back(fill(a, values));
   const fs::path preprocessed = out / "train.ii";
   const std::vector<std::string> preprocess = preprocess_of(compile, preprocessed);
-  const fs::path pch = fs::path(OVERLAP_BUILD_RECIPE).parent_path() / "CMakeFiles" /
-                       "overlap_submission_pch.dir";
+  const fs::path pch =
+      fs::path(OVERLAP_BUILD_RECIPE).parent_path() / "CMakeFiles" / "overlap_submission_pch.dir";
   const fs::path kit = fs::path(OVERLAP_SOURCE_DIR) / "harness";
 
   sandbox::EmptyRoot compiling = build_root(out), preprocessing = build_root(out),
@@ -290,8 +290,10 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
                           "the C++ standard library and Boost only"};
     }
   } else if (compiled == 0) {
-    return BuildFailure{"the preprocessed submission could not be checked (the preprocessor "
-                        "failed where the compile did not): " + read_file(headers)};
+    return BuildFailure{
+        "the preprocessed submission could not be checked (the preprocessor "
+        "failed where the compile did not): " +
+        read_file(headers)};
   }
   if (compiled != 0) return BuildFailure{read_file(log)};
   const double left =

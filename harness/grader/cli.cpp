@@ -21,8 +21,8 @@
 #include "../report/text_report.hpp"
 #include "../report/trace.hpp"
 #include "../result/verdict.hpp"
-#include "../worlds/common/exercise.hpp"
 #include "../sandbox/empty_root.hpp"
+#include "../worlds/common/exercise.hpp"
 #include "build.hpp"
 #include "program.hpp"
 #include "selection.hpp"
@@ -237,7 +237,7 @@ int main(int argc, char** argv) {
        "real seconds a scenario may take before it fails")                                        //
       ("submission-name", po::value<std::string>(), "the graded file, as the report names it")    //
       ("source", po::value<std::string>(), "the graded file, for its fingerprint in the report")  //
-      ("gdb", "run the submission program under gdb, one scenario, no deadline: no verdict")  //
+      ("gdb", "run the submission program under gdb, one scenario, no deadline: no verdict")      //
       ("no-sandbox",
        "build and run the submission without the sandbox's namespaces (the system-call filter "
        "and the limits stay; the report says so): for a machine that cannot make them");

@@ -62,7 +62,8 @@ Program::Program(const std::string& launcher, const std::string& submission, dou
   const int launcher_file = ::open(launcher.c_str(), O_RDONLY | O_CLOEXEC);
   const int submission_file = ::open(submission.c_str(), O_RDONLY | O_CLOEXEC);
   if (launcher_file < 0 || submission_file < 0) {
-    throw std::system_error(errno, std::generic_category(), "open " + launcher + " or " + submission);
+    throw std::system_error(errno, std::generic_category(),
+                            "open " + launcher + " or " + submission);
   }
   sandbox::EmptyRoot root;
   if (namespaces) {
@@ -86,11 +87,10 @@ Program::Program(const std::string& launcher, const std::string& submission, dou
     const int status = ::fcntl(kept[1], F_DUPFD_CLOEXEC, 10);
     const int object = ::fcntl(submission_file, F_DUPFD_CLOEXEC, 10);
     const int program = ::fcntl(launcher_file, F_DUPFD_CLOEXEC, 10);
-    if (in < 0 || out < 0 || report < 0 || printed < 0 || shared < 0 || status < 0 ||
-        object < 0 || program < 0 || ::dup2(in, 3) < 0 || ::dup2(out, 4) < 0 ||
+    if (in < 0 || out < 0 || report < 0 || printed < 0 || shared < 0 || status < 0 || object < 0 ||
+        program < 0 || ::dup2(in, 3) < 0 || ::dup2(out, 4) < 0 ||
         ::dup2(report, sandbox::kRefusalFd) < 0 || ::dup2(shared, 6) < 0 ||
-        ::dup2(status, sandbox::kStatusFd) < 0 || ::dup2(object, 8) < 0 ||
-        ::dup2(program, 9) < 0) {
+        ::dup2(status, sandbox::kStatusFd) < 0 || ::dup2(object, 8) < 0 || ::dup2(program, 9) < 0) {
       ::_exit(126);
     }
     if (mode == Mode::debugged) {

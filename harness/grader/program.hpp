@@ -46,7 +46,7 @@ class Program final : public worlds::Link {
   // The program's wait status, as its keeper saw it (or the child's own when it has none);
   // kills past the deadline.
   int reap(protocol::Clock::time_point deadline);
-  void end_program();                              // a moment to exit, then the group killed
+  void end_program();           // a moment to exit, then the group killed
   std::string refusal() const;  // the sandbox's report of a refused system call, or ""
 
   double real_seconds_;

@@ -134,8 +134,8 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
 }  // namespace
 
 void print_text(const grade::Report& report, std::ostream& out) {
-  fmt::print(out, "overlap: grading {} ({}, built with {}){}\n", report.exercise,
-             report.submission, report.compiler,
+  fmt::print(out, "overlap: grading {} ({}, built with {}){}\n", report.exercise, report.submission,
+             report.compiler,
              report.provenance.namespaces
                  ? ""
                  : ", WITHOUT THE SANDBOX'S NAMESPACES (--no-sandbox): only the system-call "

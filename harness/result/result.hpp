@@ -118,7 +118,7 @@ struct Provenance {
   std::string kit_commit;         // the kit's git commit, or "no git"
   bool kit_modified = false;      // the kit's tree differs from that commit outside exercises/
   double time_limit_s = 0;        // real seconds a scenario may take
-  bool namespaces = true;  // built and run in the sandbox's namespaces (false: --no-sandbox)
+  bool namespaces = true;         // built and run in the sandbox's namespaces (false: --no-sandbox)
   friend bool operator==(const Provenance&, const Provenance&) = default;
 };
 BOOST_DESCRIBE_STRUCT(Provenance, (),

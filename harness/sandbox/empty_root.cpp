@@ -32,8 +32,8 @@ constexpr const char* kBubblewrap = "/usr/bin/bwrap";
 }  // namespace
 
 EmptyRoot& EmptyRoot::read_only(const std::string& host, const std::string& inside) {
-  binds_.push_back({host, inside.empty() ? host : inside, "", false,
-                    std::filesystem::is_directory(host)});
+  binds_.push_back(
+      {host, inside.empty() ? host : inside, "", false, std::filesystem::is_directory(host)});
   return *this;
 }
 
@@ -70,8 +70,8 @@ EmptyRoot& EmptyRoot::workdir(const std::string& folder) {
 void EmptyRoot::prepare(const std::vector<std::string>& command, const std::string& stage) {
   const bool root = ::geteuid() == 0;
   stage_ = root ? stage : "";
-  args_ = {kBubblewrap,    "--unshare-user", "--unshare-pid",        "--unshare-ipc",
-           "--unshare-net", "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent"};
+  args_ = {kBubblewrap,     "--unshare-user", "--unshare-pid",        "--unshare-ipc",
+           "--unshare-net", "--unshare-uts",  "--unshare-cgroup-try", "--die-with-parent"};
   const auto add = [this](std::initializer_list<std::string> more) {
     args_.insert(args_.end(), more);
   };
@@ -149,8 +149,10 @@ std::string namespaces_unavailable() {
   std::string said;
   char buffer[512];
   for (ssize_t n; (n = ::read(out[0], buffer, sizeof buffer)) != 0;) {
-    if (n > 0) said.append(buffer, static_cast<std::size_t>(n));
-    else if (errno != EINTR) break;
+    if (n > 0)
+      said.append(buffer, static_cast<std::size_t>(n));
+    else if (errno != EINTR)
+      break;
   }
   ::close(out[0]);
   int status = 0;

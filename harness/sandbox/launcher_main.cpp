@@ -93,7 +93,8 @@ bool in_user_namespace() {
   while (::waitpid(program, &status, 0) < 0) {
     if (errno != EINTR) std::_Exit(1);
   }
-  [[maybe_unused]] const auto written = ::write(overlap::sandbox::kStatusFd, &status, sizeof status);
+  [[maybe_unused]] const auto written =
+      ::write(overlap::sandbox::kStatusFd, &status, sizeof status);
   std::_Exit(0);
 }
 
