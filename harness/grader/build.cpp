@@ -220,9 +220,15 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
   fs::create_directory(stage);
   // The file as it was when the grade began, even if it is saved again while this builds.
   fs::copy_file(file, copy);
-  fs::permissions(copy, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
-  // As root, nobody runs the build: it must reach the stage, and nothing else here.
-  fs::permissions(scratch, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+  using fs::perms;
+  fs::permissions(copy, perms::owner_read | perms::group_read | perms::others_read);
+  if (::geteuid() == 0) {
+    // nobody runs the build and reaches the stage, where root binds the rest; no other user
+    // reads the copy or the output on the way.
+    fs::permissions(scratch, perms::owner_all | perms::group_exec | perms::others_exec);
+    fs::permissions(copy.parent_path(), perms::owner_all);
+    fs::permissions(out, perms::owner_all);
+  }
 
   const std::map<std::string, std::string> values = {{"{header}", recipe.header.at(exercise)},
                                                      {"{source}", file.string()},
