@@ -179,6 +179,16 @@ sandbox::EmptyRoot build_root(const fs::path& out) {
   return root;
 }
 
+// A step the sandbox could not start is the kit's failure, never the submission's: bubblewrap
+// and EmptyRoot::enter say so on the step's first line, where a compiler names a file.
+void check_started(const std::string& log) {
+  const std::string text = read_file(log);
+  const std::string first = text.substr(0, text.find('\n'));
+  if (first.starts_with("bwrap: ") || first.starts_with("overlap sandbox: ")) {
+    throw std::runtime_error("the sandbox did not start the compiler: " + first);
+  }
+}
+
 bool over_output_limit(const fs::path& out, int status) {
   if (status == 128 + SIGXFSZ) return true;
   std::error_code error;
@@ -268,6 +278,8 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
     compiled = compile_step.wait(deadline);
     preprocessed_status = preprocess_step.wait(deadline);
   }
+  check_started(log);
+  check_started(headers);
   if (compiled == -1 || preprocessed_status == -1) {
     return BuildFailure{"the compiler ran past the build's limit of " +
                         std::to_string(static_cast<int>(real_seconds)) + " s"};
@@ -307,6 +319,7 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
   Step link_step(link, in_root(linking), log, std::max(left, 1.0));
   const int linked = link_step.wait(
       std::max(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(1)));
+  check_started(log);
   if (over_output_limit(out, linked)) return too_big();
   if (linked != 0) return BuildFailure{read_file(log)};
   return Built{values.at("{program}")};

@@ -334,7 +334,13 @@ int main(int argc, char** argv) {
     }
     // Before the compile starts: a cold build takes a few seconds.
     fmt::print(stderr, "overlap: building the submission with {}\n", OVERLAP_COMPILER);
-    auto built = build_submission(exercise.name(), source, scratch.path, kBuildSeconds, namespaces);
+    std::variant<Built, BuildFailure> built;
+    try {
+      built = build_submission(exercise.name(), source, scratch.path, kBuildSeconds, namespaces);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "overlap: grader error: the submission's build: {}\n", e.what());
+      return kGraderError;
+    }
     if (auto* failure = std::get_if<BuildFailure>(&built)) {
       fmt::print(stderr, "{}overlap: the submission was not graded: it did not build (see above)\n",
                  compiler_messages(failure->message));
