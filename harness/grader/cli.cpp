@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "../report/html_report.hpp"
@@ -24,6 +25,7 @@
 #include "../worlds/common/exercise.hpp"
 #include "build.hpp"
 #include "program.hpp"
+#include "scratch.hpp"
 #include "selection.hpp"
 #include "sha256.hpp"
 
@@ -38,20 +40,6 @@ constexpr int kBuildFailed = 3;
 constexpr int kGraderError = 4;
 constexpr double kBuildSeconds = 120;   // the compile and link of one submission
 constexpr double kMaxTimeLimit = 3600;  // --time-limit, seconds
-
-// A folder of this run's own under $TMPDIR, removed with everything in it at the end.
-struct Scratch {
-  std::string path;
-  Scratch() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "overlap-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path = pattern;
-  }
-  ~Scratch() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path, ignored);
-  }
-};
 
 // The compiler's messages as the candidate needs them: without the lines that point into the
 // kit's own main, which includes the submission.
@@ -183,9 +171,12 @@ struct Runnable {
 ScenarioResult run(const worlds::Exercise& exercise, const std::string& scenario,
                    const Runnable& submission, double time_limit,
                    Program::Mode mode = Program::Mode::graded) {
-  Program link(submission.launcher, submission.program, time_limit, mode);
-  ScenarioResult result = exercise.run(scenario, link);
-  result.output = link.output();
+  // Started once the scenario is planned: its deadline is the submission's alone.
+  std::optional<Program> program;
+  ScenarioResult result = exercise.run(scenario, [&]() -> worlds::Link& {
+    return program.emplace(submission.launcher, submission.program, time_limit, mode);
+  });
+  if (program) result.output = program->output();
   return result;
 }
 
@@ -304,7 +295,7 @@ int main(int argc, char** argv) {
   }
   if (!report_files_usable(args)) return kUsage;
   // A submission is built here, in a scratch folder of this run's own, removed at the end.
-  Scratch scratch;
+  const Scratch scratch;
   std::string program, source;
   if (args.count("submission")) {
     source = args["submission"].as<std::string>();
@@ -314,7 +305,7 @@ int main(int argc, char** argv) {
     }
     // Before the compile starts: a cold build takes a few seconds.
     fmt::print(stderr, "overlap: building the submission with {}\n", OVERLAP_COMPILER);
-    auto built = build_submission(exercise.name(), source, scratch.path, kBuildSeconds);
+    auto built = build_submission(exercise.name(), source, scratch.path(), kBuildSeconds);
     if (auto* failure = std::get_if<BuildFailure>(&built)) {
       fmt::print(stderr, "{}overlap: the submission was not graded: it did not build (see above)\n",
                  compiler_messages(failure->message));
