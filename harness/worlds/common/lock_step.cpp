@@ -198,15 +198,10 @@ class Run {
   // A call after the return that began no operation (those that did are each reported by
   // add_unfinished_work): the first one is named.
   void called_late(const Call& call) {
-    if (std::exchange(late_call_seen_, true)) return;
+    if (outcome_.late_call) return;
     const std::string_view name =
         call.op < world_.operations.size() ? world_.operations[call.op].name : "a call";
-    sim_.violations().add(
-        "unfinished-work",
-        fmt::format("{} was called at {:g} ms, after train returned at {:g} ms: work left behind "
-                    "(a detached coroutine, a handler still waiting?)",
-                    name, sim::to_ms(sim_.now()), sim::to_ms(outcome_.returned_at)),
-        sim_.now());
+    outcome_.late_call = {std::string(name), sim_.now()};
   }
 
   // The submission called the cluster from a thread of its own (the client refused the call).
@@ -236,7 +231,6 @@ class Run {
   std::vector<bool> returned_;
   int returned_count_ = 0;
   bool foreign_call_seen_ = false;
-  bool late_call_seen_ = false;
   bool threads_busy_ = false;  // the client waits, in this batch, for a thread of the submission
   std::int64_t requests_ = 0;  // frames the client sent, idle aside
   std::int64_t requests_at_settle_ = -1;  // requests_ when the judge last asked it to settle

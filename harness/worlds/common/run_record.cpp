@@ -60,6 +60,14 @@ void add_unfinished_work(sim::Simulator& sim, const RunOutcome& outcome) {
                           device, op.describe(), returned, op.until()),
         began_after ? op.start : outcome.returned_at);
   }
+  if (const auto& late = outcome.late_call) {
+    sim.violations().add(
+        "unfinished-work",
+        fmt::format("{} was called at {:g} ms, after train returned at {:g} ms: work left behind "
+                    "(a detached coroutine, a handler still waiting?)",
+                    late->first, sim::to_ms(late->second), returned),
+        late->second);
+  }
 }
 
 void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
