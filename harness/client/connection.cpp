@@ -165,8 +165,10 @@ std::size_t Connection::run_ready() {
     // No handler ran, so none called stop(): poll() found no outstanding work at all.
     if (now == 0) {
       out_.append(frame(Frame::work_count).frame());
-      const std::lock_guard lock(write_mutex_);
-      judge_.write(out_, kForever);
+      {
+        const std::lock_guard lock(write_mutex_);
+        judge_.write(out_, kForever);
+      }
       wait_for_end();
     }
   }

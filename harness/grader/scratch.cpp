@@ -7,10 +7,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <stdexcept>
+#include <iterator>
 #include <system_error>
 
 namespace overlap::grade {

@@ -14,7 +14,9 @@ fail() { echo "killed_judge: $*" >&2; exit 1; }
 folders() { find "$TMPDIR" -mindepth 1 -maxdepth 1 -name 'overlap-judge-*' | sort; }
 count() { folders | grep -c . || true; }
 # A grade that runs until the time limit (the submission loops).
-grade() { exec "$judge" pipeline --program "$program" --scenario two-stage --time-limit 2 >/dev/null 2>&1; }
+grade() {
+  exec "$judge" pipeline --program "$program" --scenario two-stage --time-limit 2 >/dev/null 2>&1
+}
 # Starts a grade, and returns once a scratch folder not in $1 exists.
 start_grade() {
   grade &

@@ -232,7 +232,7 @@ class Run {
   int returned_count_ = 0;
   bool foreign_call_seen_ = false;
   bool threads_busy_ = false;  // the client waits, in this batch, for a thread of the submission
-  std::int64_t requests_ = 0;  // frames the client sent, idle aside
+  std::int64_t requests_ = 0;  // frames the client sent, idle and threads_busy aside
   std::int64_t requests_at_settle_ = -1;  // requests_ when the judge last asked it to settle
 };
 
