@@ -17,6 +17,7 @@
 #include <optional>
 #include <sstream>
 
+#include "../protocol/text.hpp"
 #include "../report/html_report.hpp"
 #include "../report/report_json.hpp"
 #include "../report/text_report.hpp"
@@ -339,9 +340,11 @@ int main(int argc, char** argv) {
   const auto started = std::chrono::steady_clock::now();
   Report report;
   report.exercise = exercise.name();
-  report.submission = args.count("submission-name") ? args["submission-name"].as<std::string>()
-                      : source.empty()              ? program
-                                                    : source;
+  // A file's name is any bytes: the report's text is UTF-8.
+  report.submission = protocol::escape_control(args.count("submission-name")
+                                                   ? args["submission-name"].as<std::string>()
+                                               : source.empty() ? program
+                                                                : source);
   report.compiler = OVERLAP_COMPILER;
   if (args.count("source")) source = args["source"].as<std::string>();
   report.provenance = provenance(source, time_limit);
