@@ -40,6 +40,7 @@ double run(const std::string& client, long operations) {
   const worlds::RunOutcome outcome = worlds::lock_step(
       sim, link, remote, hello,
       {kDevices,
+       {},
        [&](worlds::Call& call) {
          sim::Operation<>::start(sim, *devices[call.index(kDevices, "device")], {"work", "", 'W'},
                                  sim::ms(1), remote.reply(call.number), {});

@@ -11,6 +11,7 @@
 #include <limits>
 #include <overlap/error.hpp>
 #include <stdexcept>
+#include <utility>
 
 #include "threads.hpp"
 
@@ -142,20 +143,55 @@ void Connection::actor_done(int actor, std::exception_ptr error) {
   }
 }
 
-void Connection::run_ready() {
-  // poll() returns when nothing is ready, or early when the submission stopped the context:
-  // then run on, so that a stop() can neither hide work nor fake an idle client.
-  do {
+std::size_t Connection::run_ready() {
+  // poll() returns when nothing is ready, or early when the context stopped: the submission
+  // called stop() (then run on, so that a stop() can neither hide work nor fake an idle client),
+  // or the context's outstanding work fell to zero, which the client's own reserve (work_)
+  // rules out unless the submission called on_work_finished() without on_work_started().
+  std::size_t ran = 0;
+  for (;;) {
     io_.restart();
+    std::size_t now = 0;
     try {
-      io_.poll();
+      now = io_.poll();
     } catch (...) {
       // Thrown out of a completion handler, not out of train: the run ends with it.
       actor_done(-1, std::current_exception());
       flush();
-      for (;;) receive_batch();  // until the judge's end
+      wait_for_end();
     }
-  } while (io_.stopped());
+    ran += now;
+    if (!io_.stopped()) return ran;
+    // No handler ran, so none called stop(): poll() found no outstanding work at all.
+    if (now == 0) {
+      out_.append(frame(Frame::work_count).frame());
+      {
+        const std::lock_guard lock(write_mutex_);
+        judge_.write(out_, kForever);
+      }
+      wait_for_end();
+    }
+  }
+}
+
+void Connection::run_until_idle() {
+  run_ready();
+  bool told = false;
+  for (;;) {
+    // Once no other thread can act, what they posted before they blocked is ready: idle only
+    // when a last look finds nothing to run.
+    if (other_threads_quiet()) {
+      if (run_ready() == 0) return;
+      continue;
+    }
+    if (!std::exchange(told, true)) {
+      // The judge's deadline may end this wait: it says why the instant never ended.
+      const std::lock_guard lock(write_mutex_);
+      judge_.write(frame(Frame::threads_busy).frame(), kForever);
+    }
+    std::this_thread::yield();
+    run_ready();
+  }
 }
 
 void Connection::flush() {
@@ -197,16 +233,17 @@ void Connection::receive_batch() {
       case Frame::go:
         return;
       case Frame::settle:
-        // Before the judge calls the run deadlocked: a thread of the submission's own may still
-        // post work to the context or call the cluster (a misuse the judge must hear of).
-        wait_until_other_threads_block();
-        return;
+        return;  // the serve loop answers, once the submission's other threads are quiet
       case Frame::end:
         leave();
       default:
         fail("an unexpected frame from the judge");
     }
   }
+}
+
+void Connection::wait_for_end() {
+  for (;;) receive_batch();
 }
 
 void Connection::leave() {
@@ -218,7 +255,7 @@ void Connection::leave() {
 void Connection::serve() {
   try {
     for (;;) {
-      run_ready();
+      run_until_idle();
       flush();
       receive_batch();
     }

@@ -74,8 +74,10 @@ class Connection {
  private:
   Connection();
   void receive_batch();
-  void run_ready();
+  std::size_t run_ready();  // the handlers it ran
+  void run_until_idle();    // until no handler is ready and no other thread can act
   void flush();
+  [[noreturn]] void wait_for_end();
   [[noreturn]] void leave();
 
   boost::asio::io_context io_{1};

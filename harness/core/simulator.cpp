@@ -48,15 +48,22 @@ OpId Simulator::begin(Device& device, OpInfo info, Time duration) {
     device.busy_since = now_;
   }
   device.running.push_back(id);
+  ++device.running_count;
   return id;
 }
 
 void Simulator::end(OpId id, OpStatus status) {
   OpRecord& op = timeline_.ops[id];
+  if (op.status != OpStatus::running) return;  // an operation ends once
   op.end = now_;
   op.status = status;
   Device& device = devices_[op.device];
-  std::erase(device.running, id);
+  --device.running_count;
+  // Ended operations leave from the front only, each once: no search of the running list.
+  while (!device.running.empty() &&
+         timeline_.ops[device.running.front()].status != OpStatus::running) {
+    device.running.pop_front();
+  }
   if (device.idle()) device.busy += now_ - device.busy_since;
   if (now_ > finish_time_) finish_time_ = now_;
 }
@@ -64,16 +71,19 @@ void Simulator::end(OpId id, OpStatus status) {
 void Simulator::run_ready() {
   // An io_context with no outstanding work stops; restart it so that poll() runs again.
   io_.restart();
-  io_.poll();
+  while (!out_of_time() && io_.poll_one() > 0) {
+  }
 }
 
 std::optional<RunEnd> Simulator::advance() {
+  if (out_of_time()) return RunEnd::out_of_time;
   if (events_.empty()) return RunEnd::deadlock;
   const Time next = events_.begin()->first.first;
   if (next > time_limit_) return RunEnd::time_limit;
   now_ = next;
   while (!events_.empty() && events_.begin()->first.first == next) {
     if (++fired_ > event_limit_) return RunEnd::event_limit;
+    if (out_of_time()) return RunEnd::out_of_time;
     auto node = events_.extract(events_.begin());
     node.mapped()();
   }

@@ -5,6 +5,7 @@
 // submission at t.
 #pragma once
 
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <cstdint>
 #include <deque>
@@ -25,7 +26,9 @@ namespace overlap::sim {
 
 using EventId = std::pair<Time, std::uint64_t>;  // (time, sequence): the queue's order
 
-enum class RunEnd { finished, deadlock, time_limit, event_limit };
+// time_limit and event_limit bound simulated time and events; out_of_time is the real-time
+// deadline (set_deadline).
+enum class RunEnd { finished, deadlock, time_limit, event_limit, out_of_time };
 
 class Simulator {
  public:
@@ -38,6 +41,10 @@ class Simulator {
 
   // The run gives up past this virtual time, or past this many events.
   void set_limits(Time virtual_time, std::uint64_t events);
+  // The run ends once `passed` is set (a real-time deadline): read once per handler and per
+  // event, so no instant, however full, outlasts it.
+  void set_deadline(const std::atomic<bool>& passed) { deadline_ = &passed; }
+  bool out_of_time() const { return deadline_->load(std::memory_order_relaxed); }
 
   EventId schedule(Time at, Action action);
   bool unschedule(EventId id);  // false if it already fired
@@ -63,8 +70,9 @@ class Simulator {
   RunEnd run(const std::function<bool()>& finished);
 
   // The two halves of run(), for a loop that interleaves them with a submission's requests:
-  // runs every handler ready now; then moves the clock to the next instant with an event and
-  // fires all of that instant's events (an end when there is none, or past a limit).
+  // runs every handler ready now (or until out of time); then moves the clock to the next
+  // instant with an event and fires all of that instant's events (an end when there is none, or
+  // past a limit).
   void run_ready();
   std::optional<RunEnd> advance();
   // Marks the run finished now (the makespan ends no earlier than this instant).
@@ -81,6 +89,8 @@ class Simulator {
   std::uint64_t event_limit_ = 50'000'000;
   std::uint64_t next_sequence_ = 0;
   std::uint64_t fired_ = 0;
+  static inline const std::atomic<bool> kNoDeadline{false};
+  const std::atomic<bool>* deadline_ = &kNoDeadline;
   std::map<EventId, Action> events_;
   std::deque<Device> devices_;
   std::deque<MemoryPool> pools_;

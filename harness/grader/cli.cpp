@@ -14,8 +14,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
+#include "../protocol/text.hpp"
 #include "../report/html_report.hpp"
 #include "../report/report_json.hpp"
 #include "../report/text_report.hpp"
@@ -25,6 +27,7 @@
 #include "../worlds/common/exercise.hpp"
 #include "build.hpp"
 #include "program.hpp"
+#include "scratch.hpp"
 #include "selection.hpp"
 #include "sha256.hpp"
 
@@ -39,20 +42,6 @@ constexpr int kBuildFailed = 3;
 constexpr int kGraderError = 4;
 constexpr double kBuildSeconds = 120;   // the compile and link of one submission
 constexpr double kMaxTimeLimit = 3600;  // --time-limit, seconds
-
-// A folder of this run's own under $TMPDIR, removed with everything in it at the end.
-struct Scratch {
-  std::string path;
-  Scratch() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "overlap-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path = pattern;
-  }
-  ~Scratch() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path, ignored);
-  }
-};
 
 // The compiler's messages as the candidate needs them: without the lines that point into the
 // kit's own main, which includes the submission.
@@ -184,9 +173,12 @@ struct Runnable {
 ScenarioResult run(const worlds::Exercise& exercise, const std::string& scenario,
                    const Runnable& submission, double time_limit,
                    Program::Mode mode = Program::Mode::graded) {
-  Program link(submission.launcher, submission.program, time_limit, mode);
-  ScenarioResult result = exercise.run(scenario, link);
-  result.output = link.output();
+  // Started once the scenario is planned: its deadline is the submission's alone.
+  std::optional<Program> program;
+  ScenarioResult result = exercise.run(scenario, [&]() -> worlds::Link& {
+    return program.emplace(submission.launcher, submission.program, time_limit, mode);
+  });
+  if (program) result.output = program->output();
   return result;
 }
 
@@ -324,7 +316,7 @@ int main(int argc, char** argv) {
     }
   }
   // A submission is built here, in a scratch folder of this run's own, removed at the end.
-  Scratch scratch;
+  const Scratch scratch;
   std::string program, source;
   if (args.count("submission")) {
     source = args["submission"].as<std::string>();
@@ -336,7 +328,7 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "overlap: building the submission with {}\n", OVERLAP_COMPILER);
     std::variant<Built, BuildFailure> built;
     try {
-      built = build_submission(exercise.name(), source, scratch.path, kBuildSeconds, namespaces);
+      built = build_submission(exercise.name(), source, scratch.path(), kBuildSeconds, namespaces);
     } catch (const std::exception& e) {
       fmt::print(stderr, "overlap: grader error: the submission's build: {}\n", e.what());
       return kGraderError;
@@ -374,9 +366,11 @@ int main(int argc, char** argv) {
   const auto started = std::chrono::steady_clock::now();
   Report report;
   report.exercise = exercise.name();
-  report.submission = args.count("submission-name") ? args["submission-name"].as<std::string>()
-                      : source.empty()              ? program
-                                                    : source;
+  // A file's name is any bytes: the report's text is UTF-8.
+  report.submission = protocol::escape_control(args.count("submission-name")
+                                                   ? args["submission-name"].as<std::string>()
+                                               : source.empty() ? program
+                                                                : source);
   report.compiler = OVERLAP_COMPILER;
   if (args.count("source")) source = args["source"].as<std::string>();
   report.provenance = provenance(source, time_limit);

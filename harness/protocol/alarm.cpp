@@ -13,9 +13,13 @@ namespace {
 
 constexpr int kSignal = SIGALRM;
 
+// Written by the signal handler: lock-free, so a store there is safe.
+std::atomic<bool> deadline_passed{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
 void install_handler() {
   struct sigaction action {};
-  action.sa_handler = [](int) {};
+  action.sa_handler = [](int) { deadline_passed.store(true, std::memory_order_relaxed); };
   sigemptyset(&action.sa_mask);
   action.sa_flags = 0;  // no SA_RESTART: interrupting the blocked call is the point
   if (::sigaction(kSignal, &action, nullptr) != 0) {
@@ -34,7 +38,10 @@ timespec timespec_of(Clock::duration d) {
 
 }  // namespace
 
+const std::atomic<bool>& Alarm::rung() { return deadline_passed; }
+
 Alarm::Alarm(Clock::time_point deadline) {
+  deadline_passed.store(false, std::memory_order_relaxed);
   if (deadline == Clock::time_point::max()) return;
   install_handler();
   sigevent event{};
@@ -58,6 +65,7 @@ Alarm::Alarm(Clock::time_point deadline) {
 
 Alarm::~Alarm() {
   if (armed_) ::timer_delete(timer_);
+  deadline_passed.store(false, std::memory_order_relaxed);
 }
 
 }  // namespace overlap::protocol

@@ -1,8 +1,10 @@
-// Bounds the judge's blocking reads and writes by a deadline without a system call per wait: from
-// the deadline on, a timer signal interrupts the thread's blocking calls (EINTR, the handler
-// does nothing), and FrameReader/FrameWriter then see the deadline has passed.
+// Bounds the judge's work on a run by a deadline without a system call per wait or per step:
+// from the deadline on, a timer signal interrupts the thread's blocking calls (EINTR), and
+// FrameReader/FrameWriter then see the deadline has passed; the signal also sets a flag that the
+// judge's loops (the lock-step run, the simulator) read once per iteration.
 #pragma once
 
+#include <atomic>
 #include <ctime>
 
 #include "pipe.hpp"
@@ -18,6 +20,9 @@ class Alarm {
   ~Alarm();
   Alarm(const Alarm&) = delete;
   Alarm& operator=(const Alarm&) = delete;
+
+  // Set from the deadline of the live alarm on; false while none is live or before its deadline.
+  static const std::atomic<bool>& rung();
 
  private:
   timer_t timer_{};

@@ -1,13 +1,15 @@
 // The frames of one run between the judge and a submission program, and the order they flow in.
 //
 //   judge -> client   hello, then batches: (state | completion)* go, ..., then end.
-//   client -> judge   batches: (call | cancel | returned | threw)* idle.
+//   client -> judge   batches: (call | cancel | returned | threw | threads_busy)* idle, or
+//                     work_count, after which the client only waits for `end`.
 //
-// Lock-step: the client runs the submission's handlers until none is ready, then sends what it
-// asked for since its last batch, ended by `idle`, and waits. The judge applies the requests in
-// order at the current instant and answers with the next batch: every completion due now, else
-// those of the next instant with one. Calls are numbered 1, 2, ... in the order they are sent, on
-// both sides; an object a call makes (a tensor, a gradient) is the handle of that number.
+// Lock-step: the client runs the submission's handlers until none is ready and no other thread of
+// the submission can act, then sends what it asked for since its last batch, ended by `idle`,
+// and waits. The judge applies the requests in order at the current instant and answers with the
+// next batch: every completion due now, else those of the next instant with one. Calls are numbered
+// 1, 2, ... in the order they are sent, on both sides; an object a call makes (a tensor, a
+// gradient) is the handle of that number.
 //
 // The frames travel through a ring in shared memory each way; a side asleep on its pipe is sent
 // `wake` there (channel.hpp).
@@ -25,7 +27,7 @@ enum class Frame : std::uint16_t {
   state = 3,       // the exercise's values the submission reads for free (a step, failed workers)
   go = 4,          // the batch is complete: post its completions, run handlers
   end = 5,         // the run is over: exit
-  settle = 6,      // nothing can happen: answer once the submission's other threads are blocked
+  settle = 6,      // nothing can happen: answer once more before the judge calls it a deadlock
   // client -> judge
   call = 16,          // operation code, then its arguments
   cancel = 17,        // call number: the submission cancelled that operation
@@ -34,6 +36,9 @@ enum class Frame : std::uint16_t {
                       // it echoes a refused call (errc::misuse, a cancellation), else 0
   idle = 20,          // the batch is complete: nothing more is ready to run
   foreign_call = 21,  // an operation's name: called from a thread other than train's (refused)
+  threads_busy = 22,  // the batch waits for a thread of the submission that runs or waits with a
+                      // timeout, or for an armed timer (client/threads.hpp)
+  work_count = 23,    // the context's outstanding work fell below the client's reserve
   // both ways, on the pipe only (channel.hpp)
   wake = 30,  // the ring to a side asleep on its pipe has bytes
 };

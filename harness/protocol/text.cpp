@@ -2,22 +2,9 @@
 
 #include <cstdio>
 
+#include "utf8.hpp"
+
 namespace overlap::protocol {
-
-namespace {
-
-// The length of the valid UTF-8 sequence at the start of `s`, or 0.
-std::size_t utf8_sequence(std::string_view s) {
-  const auto c = static_cast<unsigned char>(s[0]);
-  const std::size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
-  if (n == 0 || s.size() < n) return 0;
-  for (std::size_t i = 1; i < n; ++i) {
-    if ((static_cast<unsigned char>(s[i]) & 0xc0) != 0x80) return 0;
-  }
-  return n;
-}
-
-}  // namespace
 
 std::string escape_control(std::string_view text) {
   std::string out;

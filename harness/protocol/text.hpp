@@ -8,7 +8,7 @@
 namespace overlap::protocol {
 
 // `text` with every control character (C0, DEL and C1) but newline and tab, and every byte that
-// is not part of valid UTF-8, shown as \xNN.
+// is not part of well-formed UTF-8 (utf8.hpp), shown as \xNN: valid UTF-8 whatever `text` is.
 std::string escape_control(std::string_view text);
 
 }  // namespace overlap::protocol

@@ -3,13 +3,17 @@
 #   cmake -DJUDGE=<exe> -DWORLD=<exercise> -DPROGRAM=<exe> -DSUBMISSION=<name> -DSOURCE=<file>
 #         -DWORK=<dir> -DEXIT=<code> [-DARGS="--opt value ..."] [-DVERDICT=<tier>]
 #         [-DCORRECT=ON|OFF] [-DKINDS=k1,k2] [-DMAKESPANS=name=ms,...] [-DSPEEDUP=<x>]
-#         [-DOUTPUT_MATCHES=<regex>] [-DGENERATED=ON] -P expect_grade.cmake
+#         [-DOUTPUT_MATCHES=<regex>] [-DGENERATED=ON] [-DWITHIN_MS=<ms>] [-DRUNS=<n>]
+#         [-DREPLAY=ON] -P expect_grade.cmake
 # The named scenarios are graded, and with GENERATED the default generated set too (as
 # `overlap grade` does), unless ARGS chooses. VERDICT, CORRECT and SPEEDUP must hold in every
 # scenario graded. KINDS is the exact set of
 # violation kinds every scenario graded reports (KINDS= for none). MAKESPANS pins makespans
 # exactly (virtual time): every pin must name a scenario graded, and when the run grades every
-# named scenario (no --scenario in ARGS), every named one must be pinned.
+# named scenario (no --scenario in ARGS), every named one must be pinned. WITHIN_MS bounds the
+# judge's real time. RUNS grades n times in all, the last with the judge and the submission
+# pinned to one CPU, each report byte-identical to the first; REPLAY grades again from the
+# report (--replay), to the same report.
 cmake_minimum_required(VERSION 3.25)
 
 set(json "${WORK}/report.json")
@@ -22,7 +26,16 @@ endif()
 set(COMMAND "${JUDGE}" "${WORLD}" --program "${PROGRAM}" --submission-name "${SUBMISSION}"
             --source "${SOURCE}"
             ${args} --json "${json}")
+string(TIMESTAMP started "%s%f")  # microseconds
 include(${CMAKE_CURRENT_LIST_DIR}/expect_exit.cmake)
+string(TIMESTAMP ended "%s%f")
+if(DEFINED WITHIN_MS)
+  math(EXPR elapsed_ms "(${ended} - ${started}) / 1000")
+  message("graded in ${elapsed_ms} ms of real time (at most ${WITHIN_MS})")
+  if(elapsed_ms GREATER WITHIN_MS)
+    message(FATAL_ERROR "the judge took ${elapsed_ms} ms of real time, more than ${WITHIN_MS}")
+  endif()
+endif()
 
 # Lists come comma-separated: semicolons do not survive being passed through ctest's arguments.
 string(REPLACE "," ";" expected_kinds "${KINDS}")
@@ -93,3 +106,36 @@ foreach(pin IN LISTS pins)
     message(FATAL_ERROR "the pin '${pin}' names no scenario graded (graded: ${names})")
   endif()
 endforeach()
+
+# Grades again (BEFORE: a command the judge runs under; AFTER: its options) and checks that the
+# report is byte-identical to the first.
+function(grade_again label)
+  cmake_parse_arguments(ARG "" "" "BEFORE;AFTER" ${ARGN})
+  set(copy "${WORK}/report-${label}.json")
+  file(REMOVE "${copy}")
+  execute_process(COMMAND ${ARG_BEFORE} "${JUDGE}" "${WORLD}" --program "${PROGRAM}"
+                          --submission-name "${SUBMISSION}" --source "${SOURCE}" ${ARG_AFTER}
+                          --json "${copy}"
+                  RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+  if(NOT rc STREQUAL "${EXIT}")
+    message(FATAL_ERROR "${label}: expected exit code ${EXIT}, got ${rc}")
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files "${json}" "${copy}"
+                  RESULT_VARIABLE differ)
+  if(differ)
+    message(FATAL_ERROR "${label}: the report differs from the first (${copy})")
+  endif()
+  message("${label}: the same report")
+endfunction()
+if(DEFINED RUNS)
+  foreach(run RANGE 2 ${RUNS})
+    if(run EQUAL RUNS)
+      grade_again(run-${run}-on-one-cpu BEFORE taskset -c 0 AFTER ${args})
+    else()
+      grade_again(run-${run} AFTER ${args})
+    endif()
+  endforeach()
+endif()
+if(REPLAY)
+  grade_again(replay AFTER --replay "${json}")
+endif()

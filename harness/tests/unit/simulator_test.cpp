@@ -2,9 +2,11 @@
 // cancellation.
 #include <fmt/format.h>
 
+#include <atomic>
 #include <boost/asio.hpp>
 #include <boost/asio/experimental/channel.hpp>
 #include <boost/test/unit_test.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -94,6 +96,41 @@ BOOST_AUTO_TEST_CASE(device_busy_time_counts_overlaps_once) {
   async_work(sim, gpu, 4, 2, [](auto, int) {});
   sim.run([] { return false; });
   BOOST_TEST(gpu.busy == ms(10));
+}
+
+BOOST_AUTO_TEST_CASE(a_contention_names_the_oldest_operation_still_running) {
+  Simulator sim;
+  Device& gpu = sim.add_device("gpu");
+  async_work(sim, gpu, 10, 1, [](auto, int) {});
+  async_work(sim, gpu, 4, 2, [](auto, int) {});  // ends behind the first, at 4 ms
+  async_work(sim, gpu, 2, 3, [](auto, int) {});  // ends first, at 2 ms
+  sim.schedule(ms(6), [&] { async_work(sim, gpu, 1, 4, [](auto, int) {}); });
+  sim.schedule(ms(12), [&] { async_work(sim, gpu, 1, 5, [](auto, int) {}); });
+  sim.run([] { return false; });
+  BOOST_REQUIRE_EQUAL(sim.violations().total(), 3u);
+  BOOST_TEST(sim.violations().list()[2].message ==
+             "gpu is busy: work(4) was submitted at 6 ms while work(1) runs from 0 to 10 ms");
+  // Idle again from 10 ms: the last one runs alone, and busy time counts 0 to 10 and 12 to 13.
+  BOOST_TEST(gpu.busy == ms(11));
+  BOOST_TEST(gpu.idle());
+}
+
+BOOST_AUTO_TEST_CASE(a_real_time_deadline_ends_a_run_between_two_events_of_an_instant) {
+  Simulator sim;
+  std::atomic<bool> passed{false};
+  sim.set_deadline(passed);
+  int fired = 0;
+  for (int i = 0; i < 5; ++i) {
+    sim.schedule(ms(10), [&] {
+      if (++fired == 2) passed = true;  // the alarm's signal, as it lands
+    });
+  }
+  BOOST_TEST((sim.advance() == std::optional<RunEnd>(RunEnd::out_of_time)));
+  BOOST_TEST(fired == 2);
+  int handlers = 0;
+  asio::post(sim.io(), [&] { ++handlers; });
+  sim.run_ready();
+  BOOST_TEST(handlers == 0);  // nor does a handler run past it
 }
 
 BOOST_AUTO_TEST_CASE(memory_over_budget_is_reported_once_per_excursion_with_its_cause) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,10 +32,17 @@ class Exercise {
   // A named or stretch scenario, or a generated one by its name ("seed-7-2"); nothing for any
   // other name.
   virtual std::optional<ScenarioInfo> find(const std::string& name) const = 0;
-  // Runs the submission program at the other end of `link` in `scenario` (a name find()
-  // knows) and checks it. Whatever the program does, this returns: the link's deadline
-  // bounds every wait. A thrown exception is the judge's own failure.
-  virtual grade::ScenarioResult run(const std::string& scenario, Link& link) const = 0;
+  // Runs the submission program in `scenario` (a name find() knows) and checks it: the scenario
+  // is planned and its world built first, then `start` starts the program and gives its link,
+  // so that the link's real-time deadline covers the program's run and the judge's work on its
+  // calls, not the judge's own preparation. Whatever the program does, this returns: the
+  // deadline bounds every wait and every loop. A thrown exception is the judge's own failure.
+  virtual grade::ScenarioResult run(const std::string& scenario,
+                                    const std::function<Link&()>& start) const = 0;
+  // The same on a program already started.
+  grade::ScenarioResult run(const std::string& scenario, Link& link) const {
+    return run(scenario, [&link]() -> Link& { return link; });
+  }
 };
 
 // The exercise of that name (exercises/manifest.tsv), or null; and every exercise's name.

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "../../protocol/alarm.hpp"
 #include "../../protocol/frames.hpp"
 #include "../../protocol/text.hpp"
 
@@ -29,7 +30,9 @@ struct OverLimit {
 class Run {
  public:
   Run(sim::Simulator& sim, Link& link, Remote& remote, const LockStep& world)
-      : sim_(sim), link_(link), remote_(remote), world_(world), returned_(world.actors, false) {}
+      : sim_(sim), link_(link), remote_(remote), world_(world), returned_(world.actors, false) {
+    sim_.set_deadline(protocol::Alarm::rung());
+  }
 
   RunOutcome go(const protocol::Writer& hello) {
     try {
@@ -38,14 +41,6 @@ class Run {
         if (!receive_batch()) return outcome_;
         if (outcome_.thrown) return end();
         sim_.run_ready();
-        if (returned_count_ == world_.actors && !outcome_.returned) {
-          // The makespan ends here; whatever the submission left running goes on, simulated
-          // and checked, until nothing more can happen (unfinished work is a violation).
-          sim_.finish_now();
-          outcome_.returned = true;
-          outcome_.returned_at = sim_.now();
-          outcome_.ops_at_return = sim_.timeline().ops.size();
-        }
         bool settle = false;
         while (!remote_.has_batch() && !settle) {
           if (auto stop = sim_.advance()) {
@@ -61,6 +56,7 @@ class Run {
           }
           sim_.run_ready();
         }
+        if (sim_.out_of_time()) return out_of_time();
         if (settle) {
           requests_at_settle_ = requests_;
           if (!send(protocol::Writer(static_cast<std::uint16_t>(Frame::settle)).frame())) {
@@ -98,19 +94,40 @@ class Run {
     return send(batch);
   }
 
+  // The real-time deadline passed while the judge was still at work on the submission's
+  // requests: the run ends here, however much is left to apply.
+  RunOutcome out_of_time() {
+    outcome_.end = sim::RunEnd::out_of_time;
+    return outcome_;
+  }
+
   RunOutcome end() {
     link_.send(protocol::Writer(static_cast<std::uint16_t>(Frame::end)).frame());
     return outcome_;
   }
 
-  // Applies the client's requests, in order, up to its `idle`.
+  // Applies the client's requests, in order, up to its `idle`; false when the run is over.
   bool receive_batch() {
     std::string body;
     for (;;) {
-      if (!ok(link_.receive(body))) return false;
+      if (sim_.out_of_time()) {
+        out_of_time();
+        return false;
+      }
+      if (const Link::Status status = link_.receive(body); !ok(status)) {
+        if (status == Link::Status::timeout && threads_busy_) {
+          outcome_.failure->second =
+              "the instant never ended: a thread of the submission never blocked until the "
+              "real-time limit (it kept running, or waited with a timeout, or a timer of its "
+              "own was armed). The client lets virtual time move only once every other thread "
+              "waits, with no timeout, on train's thread or on the cluster";
+        }
+        return false;
+      }
       protocol::Reader frame(body);
-      if (frame.type() != static_cast<std::uint16_t>(Frame::idle)) ++requests_;
-      switch (static_cast<Frame>(frame.type())) {
+      const auto type = static_cast<Frame>(frame.type());
+      if (type != Frame::idle && type != Frame::threads_busy) ++requests_;
+      switch (type) {
         case Frame::call: {
           if (calls_ == kMaxCalls) {
             throw OverLimit{
@@ -120,7 +137,9 @@ class Run {
           }
           Call call{++calls_,
                     static_cast<std::uint16_t>(frame.integer(0, 0xffff, "operation code")), frame};
+          const std::size_t operations = sim_.timeline().ops.size();
           world_.serve(call);
+          if (outcome_.returned && sim_.timeline().ops.size() == operations) called_late(call);
           break;
         }
         case Frame::cancel:
@@ -130,7 +149,7 @@ class Run {
           const auto actor = frame.integer(0, world_.actors - 1, "actor");
           if (returned_[actor]) throw ProtocolError(fmt::format("actor {} returned twice", actor));
           returned_[actor] = true;
-          ++returned_count_;
+          if (++returned_count_ == world_.actors) mark_returned();
           break;
         }
         case Frame::threw: {
@@ -143,14 +162,46 @@ class Run {
         case Frame::foreign_call:
           foreign_call(frame.text());
           break;
+        case Frame::threads_busy:
+          threads_busy_ = true;
+          break;
+        case Frame::work_count:
+          frame.end();
+          outcome_.failure = {
+              {"misuse",
+               "the submission's outstanding work on the client's io_context fell below the "
+               "client's own reserve: on_work_finished() without a matching on_work_started() "
+               "breaks Asio's executor contract (the context would stop with work pending)"}};
+          end();  // the client waits for it
+          return false;
         case Frame::idle:
           frame.end();
+          threads_busy_ = false;
           return true;
         default:
           throw ProtocolError(fmt::format("a frame of unknown type {}", frame.type()));
       }
       frame.end();
     }
+  }
+
+  // The last actor's `returned`, in its place among the requests: the makespan ends here, and
+  // every call after it, in this batch or a later one, is work begun after the return. What the
+  // submission left running goes on, simulated and checked, until nothing more can happen.
+  void mark_returned() {
+    sim_.finish_now();
+    outcome_.returned = true;
+    outcome_.returned_at = sim_.now();
+    outcome_.ops_at_return = sim_.timeline().ops.size();
+  }
+
+  // A call after the return that began no operation (those that did are each reported by
+  // add_unfinished_work): the first one is named.
+  void called_late(const Call& call) {
+    if (outcome_.late_call) return;
+    const std::string_view name =
+        call.op < world_.operations.size() ? world_.operations[call.op].name : "a call";
+    outcome_.late_call = {std::string(name), sim_.now()};
   }
 
   // The submission called the cluster from a thread of its own (the client refused the call).
@@ -180,7 +231,8 @@ class Run {
   std::vector<bool> returned_;
   int returned_count_ = 0;
   bool foreign_call_seen_ = false;
-  std::int64_t requests_ = 0;             // frames the client sent, idle aside
+  bool threads_busy_ = false;  // the client waits, in this batch, for a thread of the submission
+  std::int64_t requests_ = 0;  // frames the client sent, idle and threads_busy aside
   std::int64_t requests_at_settle_ = -1;  // requests_ when the judge last asked it to settle
 };
 

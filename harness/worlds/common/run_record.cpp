@@ -60,6 +60,14 @@ void add_unfinished_work(sim::Simulator& sim, const RunOutcome& outcome) {
                           device, op.describe(), returned, op.until()),
         began_after ? op.start : outcome.returned_at);
   }
+  if (const auto& late = outcome.late_call) {
+    sim.violations().add(
+        "unfinished-work",
+        fmt::format("{} was called at {:g} ms, after train returned at {:g} ms: work left behind "
+                    "(a detached coroutine, a handler still waiting?)",
+                    late->first, sim::to_ms(late->second), returned),
+        late->second);
+  }
 }
 
 void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
@@ -110,6 +118,15 @@ void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
                                        sim::to_ms(now)),
                            now);
       return;
+    case sim::RunEnd::out_of_time:
+      sim.violations().add(
+          "time-limit",
+          fmt::format("the real-time limit ran out while the judge was still applying the "
+                      "submission's calls: more work than a run can take (a loop that issues "
+                      "operations without waiting for them?)\n  virtual time stood at {:g} ms:{}",
+                      sim::to_ms(now), last_operations(sim)),
+          now);
+      return;
     case sim::RunEnd::event_limit:
       sim.violations().add("time-limit",
                            "too many simulated events: a loop that keeps issuing operations?", now);
@@ -151,6 +168,7 @@ grade::ScenarioResult record_run(const sim::Simulator& sim, const RunOutcome& ou
   for (const sim::MemoryPool& pool : sim.pools()) {
     result.peak_memory.push_back({pool.name(), pool.unit(), pool.peak(), pool.budget()});
   }
+  result.timeline.reserve(sim.timeline().ops.size());
   for (const sim::OpRecord& op : sim.timeline().ops) {
     result.timeline.push_back({op.device, op.info.kind, op.info.detail, op.info.glyph,
                                sim::to_ms(op.start), sim::to_ms(op.end), status_name(op.status)});

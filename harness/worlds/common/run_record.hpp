@@ -26,6 +26,8 @@ struct RunOutcome {
   sim::Time returned_at = 0;      // when it did: the makespan
   std::size_t ops_at_return = 0;  // the operations begun by then
   std::optional<Thrown> thrown;   // what the submission threw, if it did
+  // The first call after the return that began no operation: its operation's name, and when.
+  std::optional<std::pair<std::string, sim::Time>> late_call;
   // The program failed outside the simulation: a violation's kind ("crash", "time-limit",
   // "protocol") and its message.
   std::optional<std::pair<std::string, std::string>> failure;
@@ -34,7 +36,7 @@ struct RunOutcome {
 };
 
 // Adds an `unfinished-work` violation for each operation of a returned run that ran past the
-// return or began after it.
+// return or began after it, and one for the first call after the return that began none.
 void add_unfinished_work(sim::Simulator& sim, const RunOutcome& outcome);
 
 // Adds a violation for a run that deadlocked, hit a limit, threw or failed. `outstanding` is the

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -42,9 +43,13 @@ class WorldExercise final : public Exercise {
     return ScenarioInfo{scenario->name, scenario->description};
   }
 
-  // Build the world, serve the submission program on it, check what it left, record it all.
-  // The submission gets 20 times the baseline's virtual time, and 5 million events.
-  grade::ScenarioResult run(const std::string& name, Link& link) const override {
+  using Exercise::run;
+
+  // Build the world, start the submission program and serve it on the world, check what it
+  // left, record it all. The submission gets 20 times the baseline's virtual time, and 5 million
+  // events.
+  grade::ScenarioResult run(const std::string& name,
+                            const std::function<Link&()>& start) const override {
     const auto found = lookup(name);
     if (!found) throw std::invalid_argument("no scenario named " + name);
     const typename W::Scenario& scenario = *found;
@@ -64,9 +69,9 @@ class WorldExercise final : public Exercise {
         remote.refuse(sim, call.number, W::operations[call.op], e.what());
       }
     };
-    const RunOutcome outcome =
-        lock_step(sim, link, remote, hello,
-                  {W::actors(scenario), serve, [&](protocol::Writer& w) { W::state(state, w); }});
+    const RunOutcome outcome = lock_step(sim, start(), remote, hello,
+                                         {W::actors(scenario), W::operations, serve,
+                                          [&](protocol::Writer& w) { W::state(state, w); }});
     add_run_end_violation(sim, outcome, W::outstanding(state));
     add_unfinished_work(sim, outcome);
     if (outcome.completed()) W::check(state, sim);
