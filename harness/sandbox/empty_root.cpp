@@ -70,8 +70,8 @@ EmptyRoot& EmptyRoot::workdir(const std::string& folder) {
 void EmptyRoot::prepare(const std::vector<std::string>& command, const std::string& stage) {
   const bool root = ::geteuid() == 0;
   stage_ = root ? stage : "";
-  args_ = {kBubblewrap,     "--unshare-user", "--unshare-pid",        "--unshare-ipc",
-           "--unshare-net", "--unshare-uts",  "--unshare-cgroup-try", "--die-with-parent"};
+  args_ = {kBubblewrap,     "--unshare-user", "--unshare-pid",
+           "--unshare-ipc", "--unshare-net",  "--die-with-parent"};
   const auto add = [this](std::initializer_list<std::string> more) {
     args_.insert(args_.end(), more);
   };

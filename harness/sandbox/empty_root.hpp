@@ -1,5 +1,5 @@
 // The empty root: a filesystem that holds only what a command may read, in user, pid, mount,
-// IPC, network and UTS namespaces of its own (bubblewrap, Debian's `bubblewrap`), as online
+// IPC and network namespaces of its own (bubblewrap, Debian's `bubblewrap`), as online
 // judges run untrusted code. The submission's compile, link and run each happen in one, so a
 // file the kit does not hand in (a solution, a built reference, a home folder, another grade's
 // memory) is not refused: it is not there.
