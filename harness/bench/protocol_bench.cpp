@@ -36,7 +36,8 @@ double run(const std::string& client, long operations) {
   protocol::Writer hello(static_cast<std::uint16_t>(protocol::Frame::hello));
   hello.integer(protocol::kVersion).text("bench").integer(operations / kDevices);
   const auto start = std::chrono::steady_clock::now();
-  grade::Program link(grade::launcher_of("pipeline"), client, 600);
+  grade::SandboxHost host(grade::launcher_of("pipeline"), true);
+  grade::Program link(host, client, 600);
   const worlds::RunOutcome outcome = worlds::lock_step(
       sim, link, remote, hello,
       {kDevices,

@@ -27,6 +27,7 @@
 #include "../worlds/common/exercise.hpp"
 #include "build.hpp"
 #include "program.hpp"
+#include "sandbox_host.hpp"
 #include "scratch.hpp"
 #include "selection.hpp"
 #include "sha256.hpp"
@@ -170,13 +171,14 @@ struct Runnable {
   std::string launcher, program;
 };
 
+// One scenario, its program started by `host`, or under gdb when there is none.
 ScenarioResult run(const worlds::Exercise& exercise, const std::string& scenario,
-                   const Runnable& submission, double time_limit,
-                   Program::Mode mode = Program::Mode::graded) {
+                   const Runnable& submission, double time_limit, SandboxHost* host) {
   // Started once the scenario is planned: its deadline is the submission's alone.
   std::optional<Program> program;
   ScenarioResult result = exercise.run(scenario, [&]() -> worlds::Link& {
-    return program.emplace(submission.launcher, submission.program, time_limit, mode);
+    return host ? program.emplace(*host, submission.program, time_limit)
+                : program.emplace(submission.launcher, submission.program);
   });
   if (program) result.output = program->output();
   return result;
@@ -190,7 +192,7 @@ int debug(const worlds::Exercise& exercise, const std::string& scenario,
       "sandbox's namespaces (the system-call filter holds)\n",
       exercise.name(), scenario);
   std::cout.flush();
-  const ScenarioResult result = run(exercise, scenario, submission, 0, Program::Mode::debugged);
+  const ScenarioResult result = run(exercise, scenario, submission, 0, nullptr);
   fmt::print("overlap: debug run over at {:g} ms of simulated time, {} violation(s)\n",
              result.makespan_ms, result.violations_total);
   for (const auto& v : result.violations) {
@@ -376,11 +378,17 @@ int main(int argc, char** argv) {
   report.provenance = provenance(source, time_limit);
   report.provenance.namespaces = namespaces;
   report.seed = selection.seed;
+  std::optional<SandboxHost> host;
+  try {
+    host.emplace(submission.launcher, namespaces);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "overlap: grader error: cannot start the sandbox: {}\n", e.what());
+    return kGraderError;
+  }
   for (const worlds::ScenarioInfo& scenario : selected) {
     ScenarioResult result;
     try {
-      result = run(exercise, scenario.name, submission, time_limit,
-                   namespaces ? Program::Mode::graded : Program::Mode::graded_without_namespaces);
+      result = run(exercise, scenario.name, submission, time_limit, &*host);
     } catch (const std::exception& e) {
       fmt::print(stderr, "overlap: grader error in scenario {}: {}\n", scenario.name, e.what());
       return kGraderError;

@@ -8,11 +8,11 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
 
-#include "../sandbox/empty_root.hpp"
 #include "../sandbox/filter.hpp"
 #include "../sandbox/refusal.hpp"
 
@@ -41,91 +41,66 @@ void make_pipe(int fds[2]) {
 
 }  // namespace
 
-Program::Program(const std::string& launcher, const std::string& submission, double real_seconds,
-                 Mode mode)
-    : real_seconds_(real_seconds),
-      deadline_(mode == Mode::debugged ? protocol::Clock::time_point::max()
-                                       : protocol::Clock::now() +
-                                             std::chrono::duration_cast<protocol::Clock::duration>(
-                                                 std::chrono::duration<double>(real_seconds))),
-      alarm_(deadline_) {
-  int to[2], from[2], refused[2], kept[2];
+Program::Program(double real_seconds, protocol::Clock::time_point deadline)
+    : real_seconds_(real_seconds), deadline_(deadline), alarm_(deadline_) {}
+
+Program::Program(SandboxHost& host, const std::string& submission, double real_seconds)
+    : Program(real_seconds,
+              protocol::Clock::now() + std::chrono::duration_cast<protocol::Clock::duration>(
+                                           std::chrono::duration<double>(real_seconds))) {
+  int to[2], from[2], refused[2];
   make_pipe(to);
   make_pipe(from);
   make_pipe(refused);
-  make_pipe(kept);
-  // Past the limit the judge has killed it already; the CPU limit is for a judge that is gone.
-  const std::string cpu_seconds = std::to_string(static_cast<long>(real_seconds) + 2);
-  const std::string mode_name = mode == Mode::debugged ? "debugged" : "graded";
-  const bool namespaces = mode == Mode::graded;
-  // Opened by the judge, so the sandbox needs no path to them (nor its user the right to one).
-  const int launcher_file = ::open(launcher.c_str(), O_RDONLY | O_CLOEXEC);
-  const int submission_file = ::open(submission.c_str(), O_RDONLY | O_CLOEXEC);
-  if (launcher_file < 0 || submission_file < 0) {
-    throw std::system_error(errno, std::generic_category(),
-                            "open " + launcher + " or " + submission);
-  }
-  sandbox::EmptyRoot root;
-  if (namespaces) {
-    root.system(false).proc().prepare(
-        {"/proc/self/fd/9", "/proc/self/fd/8", mode_name, cpu_seconds}, "");
-  }
-  pid_ = ::fork();
-  if (pid_ < 0) throw std::system_error(errno, std::generic_category(), "fork");
-  if (pid_ == 0) {
-    // The child: a session and group of its own (a debugger keeps the terminal's), the pipes
-    // where the client and the launcher expect them, nothing else of the judge's open (every
-    // pipe was made close-on-exec; dup2 clears that on the copies).
-    if (mode != Mode::debugged) ::setsid();
-    // Out of the way first: a pipe may already sit on 1 to 5, and dup2 onto itself would keep
-    // close-on-exec.
+  // Opened by the judge, so the sandbox needs no path to it (nor its user the right to one).
+  const int object = ::open(submission.c_str(), O_RDONLY | O_CLOEXEC);
+  if (object < 0) throw std::system_error(errno, std::generic_category(), "open " + submission);
+  // Past the limit the judge has ended it already; the CPU limit is for a judge that is gone.
+  host.start({to[0], from[1], refused[1], shared_.fd(), object, output_.write_end()},
+             static_cast<int>(real_seconds) + 2);
+  host_ = &host;
+  ::close(object);
+  ::close(refused[1]);
+  refusals_ = refused[0];
+  connect(to, from);
+}
+
+Program::Program(const std::string& launcher, const std::string& submission)
+    : Program(0, protocol::Clock::time_point::max()) {
+  int to[2], from[2], refused[2];
+  make_pipe(to);
+  make_pipe(from);
+  make_pipe(refused);
+  debugger_ = ::fork();
+  if (debugger_ < 0) throw std::system_error(errno, std::generic_category(), "fork");
+  if (debugger_ == 0) {
+    // With the terminal: the pipes where the client and the launcher expect them (out of the
+    // way first: a pipe may already sit on 3 to 6, and dup2 onto itself would keep
+    // close-on-exec).
     const int in = ::fcntl(to[0], F_DUPFD_CLOEXEC, 10);
     const int out = ::fcntl(from[1], F_DUPFD_CLOEXEC, 10);
     const int report = ::fcntl(refused[1], F_DUPFD_CLOEXEC, 10);
-    const int printed = ::fcntl(output_.write_end(), F_DUPFD_CLOEXEC, 10);
     const int shared = ::fcntl(shared_.fd(), F_DUPFD_CLOEXEC, 10);
-    const int status = ::fcntl(kept[1], F_DUPFD_CLOEXEC, 10);
-    const int object = ::fcntl(submission_file, F_DUPFD_CLOEXEC, 10);
-    const int program = ::fcntl(launcher_file, F_DUPFD_CLOEXEC, 10);
-    if (in < 0 || out < 0 || report < 0 || printed < 0 || shared < 0 || status < 0 || object < 0 ||
-        program < 0 || ::dup2(in, 3) < 0 || ::dup2(out, 4) < 0 ||
-        ::dup2(report, sandbox::kRefusalFd) < 0 || ::dup2(shared, 6) < 0 ||
-        ::dup2(status, sandbox::kStatusFd) < 0 || ::dup2(object, 8) < 0 || ::dup2(program, 9) < 0) {
+    if (in < 0 || out < 0 || report < 0 || shared < 0 || ::dup2(in, 3) < 0 || ::dup2(out, 4) < 0 ||
+        ::dup2(report, sandbox::kRefusalFd) < 0 || ::dup2(shared, 6) < 0) {
       ::_exit(126);
     }
-    if (mode == Mode::debugged) {
-      const char* argv[] = {"gdb",      "-q", "--args", launcher.c_str(), submission.c_str(),
-                            "debugged", "0",  nullptr};
-      ::execvp("gdb", const_cast<char* const*>(argv));
-      ::_exit(127);
-    }
-    const int null = ::open("/dev/null", O_RDONLY);
-    if (null < 0 || ::dup2(null, 0) < 0 || ::dup2(printed, 1) < 0 || ::dup2(printed, 2) < 0) {
-      ::_exit(126);
-    }
-    const char* env[] = {"PATH=/usr/bin:/bin", "LANG=C.UTF-8", nullptr};
-    if (namespaces) root.enter(const_cast<char* const*>(env));
-    const char* argv[] = {launcher.c_str(), "/proc/self/fd/8", mode_name.c_str(),
-                          cpu_seconds.c_str(), nullptr};
-    ::execve(launcher.c_str(), const_cast<char* const*>(argv), const_cast<char* const*>(env));
+    const char* argv[] = {"gdb", "-q", "--args", launcher.c_str(), submission.c_str(), nullptr};
+    ::execvp("gdb", const_cast<char* const*>(argv));
     ::_exit(127);
   }
-  ::close(launcher_file);
-  ::close(submission_file);
-  // Also here: whichever runs first, the group exists before a kill.
-  if (mode != Mode::debugged) ::setpgid(pid_, pid_);
-  debugged_ = mode == Mode::debugged;
+  ::close(refused[1]);
+  refusals_ = refused[0];
+  connect(to, from);
+}
+
+void Program::connect(int to[2], int from[2]) {
   output_.start();
   ::close(to[0]);
   ::close(from[1]);
-  ::close(refused[1]);
-  ::close(kept[1]);
   to_program_ = to[1];
   from_program_ = from[0];
-  refusals_ = refused[0];
-  statuses_ = kept[0];
   ::fcntl(refusals_, F_SETFL, O_NONBLOCK);  // read once the program is over
-  ::fcntl(statuses_, F_SETFL, O_NONBLOCK);
   channel_ = std::make_unique<protocol::Channel>(shared_, protocol::Side::judge, from_program_,
                                                  to_program_, kMaxRunBytes);
 }
@@ -133,9 +108,12 @@ Program::Program(const std::string& launcher, const std::string& submission, dou
 Program::~Program() {
   if (to_program_ >= 0) ::close(to_program_);
   if (from_program_ >= 0) ::close(from_program_);
-  end_program();
+  try {
+    end_program();
+  } catch (const std::exception&) {
+    // The host is gone: the grade ends with the error that found it first.
+  }
   if (refusals_ >= 0) ::close(refusals_);
-  if (statuses_ >= 0) ::close(statuses_);
 }
 
 void Program::end_program() {
@@ -143,7 +121,6 @@ void Program::end_program() {
     // After a run, a well-behaved client exits at once on `end`: give it a moment, then kill.
     reap(std::min(deadline_, protocol::Clock::now() + std::chrono::milliseconds(200)));
   }
-  kill_group();  // whatever the program left behind in its group
 }
 
 std::string Program::output() {
@@ -157,29 +134,35 @@ std::string Program::refusal() const {
   return sandbox::describe_refusal(call);
 }
 
-void Program::kill_group() {
-  if (pid_ > 0) ::kill(debugged_ ? pid_ : -pid_, SIGKILL);
+void Program::kill_program() {
+  if (host_) host_->kill();
+  if (debugger_ > 0) ::kill(debugger_, SIGKILL);
 }
 
 int Program::reap(protocol::Clock::time_point deadline) {
+  reaped_ = true;
+  if (host_) {
+    std::optional<int> status = host_->wait(deadline);
+    if (!status) {
+      killed_at_deadline_ = true;
+      host_->kill();
+      status = host_->wait(protocol::Clock::now() + std::chrono::seconds(5));
+      if (!status) throw std::runtime_error("the sandbox's host did not end the program");
+    }
+    return *status;
+  }
   int status = 0;
   for (;;) {
-    const pid_t done = ::waitpid(pid_, &status, WNOHANG);
-    if (done == pid_ || (done < 0 && errno != EINTR)) break;
+    const pid_t done = ::waitpid(debugger_, &status, WNOHANG);
+    if (done == debugger_ || (done < 0 && errno != EINTR)) break;
     if (protocol::Clock::now() >= deadline) {
       killed_at_deadline_ = true;
-      kill_group();
-      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+      kill_program();
+      while (::waitpid(debugger_, &status, 0) < 0 && errno == EINTR) {
       }
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  reaped_ = true;
-  // The keeper wrote before it exited, and the child reaped here ends after it.
-  if (int program = 0; ::read(statuses_, &program, sizeof program) == sizeof program) {
-    kept_ = true;
-    return program;
   }
   return status;
 }
@@ -194,7 +177,7 @@ worlds::Link::Status Program::receive(std::string& body) {
 
 std::pair<std::string, std::string> Program::ended(Status why) {
   if (why == Status::timeout) {
-    kill_group();
+    kill_program();
     reap(protocol::Clock::time_point::max());
     return {"time-limit",
             fmt::format("no answer after {:g} s of real time: a loop that never waits on a "
@@ -205,13 +188,6 @@ std::pair<std::string, std::string> Program::ended(Status why) {
   }
   // The program closed its pipe: it died, or exited in the middle of the run.
   const int status = reap(deadline_);
-  if (!kept_ && !debugged_ && !killed_at_deadline_) {
-    // Only the keeper's death or a sandbox that never started the launcher leave no report.
-    throw std::runtime_error(
-        fmt::format("the submission program ended with no word from its keeper (wait status {}): "
-                    "the sandbox did not start it: {}",
-                    status, output_.finish()));
-  }
   // The sandbox's handler reports on its pipe, then exits 128 + SIGSYS: a report without that
   // exit was written by the submission itself, and says nothing.
   const bool refused_call = WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGSYS;

@@ -16,10 +16,6 @@ inline constexpr int kRefusalFd = 5;
 inline constexpr int kMaxThreads = 256;
 inline constexpr int kTooManyThreads = -2;
 
-// Where the launcher's keeper, the submission program's parent inside the sandbox, writes the
-// program's wait status (an int) when it ends: exact, whatever enters the namespaces reports.
-inline constexpr int kStatusFd = 7;
-
 // In the sanitizer mode (preset asan), the exit status of a program a sanitizer stopped.
 inline constexpr int kSanitizerExit = 125;
 

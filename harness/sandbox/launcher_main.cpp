@@ -2,17 +2,14 @@
 // object, loaded last). Before loading it, the launcher confines the process (limits, no
 // privileges, the system-call filter) and connects to the judge. So not even a static
 // constructor of the submission runs unconfined, or finds the connection half made.
-//   overlap-launcher-<exercise> SUBMISSION.so graded|debugged CPU_SECONDS
-// A graded run starts with a fork: the parent, the keeper, only waits for the program and
-// writes its exact wait status on kStatusFd for the judge (a sandbox between them reports a
-// crash and an exit alike). The program cannot reach the keeper: the filter refuses signals to
-// other processes, tracing and opening files for writing.
+//   overlap-launcher-<exercise> host            the sandbox's host for a grade (host.hpp): each
+//                                               program it starts goes on below, graded
+//   overlap-launcher-<exercise> SUBMISSION.so   one program, under a debugger (no limits)
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -23,6 +20,7 @@
 
 #include "../client/connection.hpp"
 #include "filter.hpp"
+#include "host.hpp"
 
 #ifdef OVERLAP_SANITIZED
 // The sanitizer mode (preset asan), for the kit's own programs: AddressSanitizer reserves
@@ -45,7 +43,8 @@ namespace {
 constexpr rlim_t kAddressSpace = rlim_t{2} << 30;  // bytes
 constexpr rlim_t kOpenFiles = 64;
 constexpr uid_t kNobody = 65534;
-// Processes of this user in the sandbox's user namespace: the threads, the keeper and the
+constexpr int kObjectFd = 8;  // where the host puts the submission's object (host.hpp)
+// Processes of this user in the sandbox's user namespace: the threads, the host and the
 // namespace's first process, with a margin (thread_limit.cpp refuses past kMaxThreads first).
 constexpr rlim_t kProcesses = overlap::sandbox::kMaxThreads + 16;
 
@@ -84,36 +83,12 @@ bool in_user_namespace() {
          count != 4294967295UL;
 }
 
-// The keeper: holds nothing of the run (no pipe, no output), so the judge sees the program's
-// end when it comes, then reports how it ended.
-[[noreturn]] void keep(pid_t program) {
-  ::close_range(0, overlap::sandbox::kStatusFd - 1, 0);
-  ::close_range(overlap::sandbox::kStatusFd + 1, ~0U, 0);
-  int status = 0;
-  while (::waitpid(program, &status, 0) < 0) {
-    if (errno != EINTR) std::_Exit(1);
-  }
-  [[maybe_unused]] const auto written =
-      ::write(overlap::sandbox::kStatusFd, &status, sizeof status);
-  std::_Exit(0);
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc != 4) fail("usage: SUBMISSION.so graded|debugged CPU_SECONDS");
-  const std::string mode = argv[2];
-  // Opened while it may still be unreadable to nobody (a scratch folder of root's own).
-  const int module = ::open(argv[1], O_RDONLY | O_CLOEXEC);
-  if (module < 0) fail(std::string("cannot open ") + argv[1]);
-  if (mode == "graded") {
-    const pid_t program = ::fork();
-    if (program < 0) fail("fork");
-    if (program > 0) keep(program);
-    ::close(overlap::sandbox::kStatusFd);
+// Confines this process, connects to the judge and runs the submission's object in `module`.
+[[noreturn]] void run_program(int module, bool graded, long cpu_seconds) {
+  if (graded) {
     if (in_user_namespace()) limit(RLIMIT_NPROC, kProcesses, "RLIMIT_NPROC");
     if (kLimitAddressSpace) limit(RLIMIT_AS, kAddressSpace, "RLIMIT_AS");
-    limit(RLIMIT_CPU, static_cast<rlim_t>(std::atol(argv[3])), "RLIMIT_CPU");
+    limit(RLIMIT_CPU, static_cast<rlim_t>(cpu_seconds), "RLIMIT_CPU");
     limit(RLIMIT_NOFILE, kOpenFiles, "RLIMIT_NOFILE");
     limit(RLIMIT_FSIZE, 0, "RLIMIT_FSIZE");
     limit(RLIMIT_CORE, 0, "RLIMIT_CORE");
@@ -137,5 +112,19 @@ int main(int argc, char** argv) {
   auto start = reinterpret_cast<void (*)()>(::dlsym(submission, "overlap_submission_start"));
   if (!start) fail("the submission has no entry point");
   start();  // does not return: the client exits when the judge ends the run
-  return 0;
+  std::_Exit(0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 2 && std::string(argv[1]) == "host") {
+    const int cpu_seconds = overlap::sandbox::serve_as_host();
+    run_program(kObjectFd, true, cpu_seconds);
+  }
+  if (argc != 2) fail("usage: host | SUBMISSION.so");
+  // Opened while it may still be unreadable to nobody (a scratch folder of root's own).
+  const int module = ::open(argv[1], O_RDONLY | O_CLOEXEC);
+  if (module < 0) fail(std::string("cannot open ") + argv[1]);
+  run_program(module, false, 0);
 }

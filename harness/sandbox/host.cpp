@@ -1,0 +1,119 @@
+#include "host.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace overlap::sandbox {
+
+namespace {
+
+// A request, with the descriptors of a `start` (close-on-exec); 0 when the judge is gone.
+ssize_t receive(HostRequest& request, int (&fds)[kProgramFdCount], int& received) {
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof fds)];
+  iovec data{&request, sizeof request};
+  msghdr message{};
+  message.msg_iov = &data;
+  message.msg_iovlen = 1;
+  message.msg_control = control;
+  message.msg_controllen = sizeof control;
+  ssize_t n;
+  while ((n = ::recvmsg(kHostSocketFd, &message, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {
+  }
+  received = 0;
+  for (cmsghdr* c = CMSG_FIRSTHDR(&message); c; c = CMSG_NXTHDR(&message, c)) {
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+      received = static_cast<int>((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+      std::memcpy(fds, CMSG_DATA(c), sizeof(int) * static_cast<std::size_t>(received));
+    }
+  }
+  return n;
+}
+
+void close_all(const int* fds, int count) {
+  for (int i = 0; i < count; ++i) ::close(fds[i]);
+}
+
+// In the program: its descriptors where it expects them, nothing else of the host's.
+void place(const int (&fds)[kProgramFdCount]) {
+  int moved[kProgramFdCount];
+  for (int i = 0; i < kProgramFdCount; ++i) {  // out of the way of the numbers they go to
+    moved[i] = ::fcntl(fds[i], F_DUPFD_CLOEXEC, 20);
+    if (moved[i] < 0) std::_Exit(127);
+  }
+  for (int i = 0; i < kProgramFdCount; ++i) {
+    if (::dup2(moved[i], kProgramFds[i]) < 0) std::_Exit(127);
+  }
+  if (::dup2(1, 2) < 0) std::_Exit(127);
+  ::close_range(9, ~0U, 0);
+}
+
+void report(int status) {
+  const HostReport r{status};
+  while (::send(kHostSocketFd, &r, sizeof r, MSG_NOSIGNAL) < 0 && errno == EINTR) {
+  }
+}
+
+// Waits for `program` to end, killing it when the judge asks or goes away; reports its status.
+void watch(pid_t program) {
+  const int ended = static_cast<int>(::syscall(SYS_pidfd_open, program, 0));
+  bool judge_gone = false;
+  for (;;) {
+    pollfd waits[] = {{ended, POLLIN, 0}, {kHostSocketFd, POLLIN, 0}};
+    const int ready = ::poll(waits, judge_gone ? 1 : 2, -1);
+    if (ready < 0 && errno != EINTR) break;
+    if (waits[0].revents) break;
+    if (!judge_gone && waits[1].revents) {
+      HostRequest request{};
+      int fds[kProgramFdCount];
+      int received = 0;
+      const ssize_t n = receive(request, fds, received);
+      close_all(fds, received);
+      if (n <= 0) judge_gone = true;
+      if (n <= 0 || request.kind == HostRequest::kill) ::kill(program, SIGKILL);
+    }
+  }
+  ::close(ended);
+  int status = 0;
+  while (::waitpid(program, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (judge_gone) std::_Exit(0);
+  report(status);
+}
+
+}  // namespace
+
+int serve_as_host() {
+  for (;;) {
+    HostRequest request{};
+    int fds[kProgramFdCount];
+    int received = 0;
+    const ssize_t n = receive(request, fds, received);
+    if (n <= 0) std::_Exit(0);  // the judge is done (or gone)
+    if (request.kind != HostRequest::start || received != kProgramFdCount) {
+      close_all(fds, received);
+      continue;  // a kill for a program already over
+    }
+    const pid_t program = ::fork();
+    if (program == 0) {
+      place(fds);
+      return request.cpu_seconds;
+    }
+    close_all(fds, received);
+    if (program < 0) {
+      report(127 << 8);  // as a program that could not be started
+      continue;
+    }
+    watch(program);
+  }
+}
+
+}  // namespace overlap::sandbox

@@ -1,0 +1,42 @@
+// The sandbox's host: one process a grade, started by the judge inside the sandbox (the
+// launcher in `host` mode), that starts every scenario's submission program there with a fork
+// and reports how it ended. Entering the namespaces is paid once a grade, not once a scenario,
+// and the program's exact wait status reaches the judge whatever the namespaces report.
+//
+// The judge and the host talk on a socket pair (SOCK_SEQPACKET, a message a datagram): the
+// judge sends `start` with the program's descriptors (SCM_RIGHTS) or `kill`; the host answers
+// each program's end with its wait status. The host holds nothing of a run once it has started
+// it, so the judge sees the program's end (its pipes close) when it comes. The program cannot
+// reach the host: the filter refuses signals to other processes, tracing and opening files for
+// writing.
+#pragma once
+
+#include <cstdint>
+
+namespace overlap::sandbox {
+
+// Where the host finds its end of the socket pair.
+inline constexpr int kHostSocketFd = 10;
+
+struct HostRequest {
+  enum Kind : std::int32_t { start = 1, kill = 2 };
+  Kind kind;
+  std::int32_t cpu_seconds;  // start: the program's CPU limit
+};
+
+// The descriptors `start` carries, in this order, and where the program finds them: its pipes
+// from and to the judge (3, 4), the sandbox's report (5), the channel's shared memory (6), the
+// submission's object (8), its stdout and stderr (1 and 2, one pipe).
+inline constexpr int kProgramFds[] = {3, 4, 5, 6, 8, 1};
+inline constexpr int kProgramFdCount = sizeof kProgramFds / sizeof kProgramFds[0];
+
+struct HostReport {
+  std::int32_t status;  // the program's wait status
+};
+
+// In the launcher, as the host: serves the judge on kHostSocketFd until it goes away, then
+// exits. Returns only in a program it started, with its descriptors in place and the CPU
+// seconds it may use.
+int serve_as_host();
+
+}  // namespace overlap::sandbox
