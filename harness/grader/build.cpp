@@ -83,6 +83,7 @@ class Step {
       ::setpgid(0, 0);
       const int in = ::open("/dev/null", O_RDONLY);
       if (in < 0 || ::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(out, 2) < 0) ::_exit(126);
+      ::close_range(3, ~0U, 0);  // nothing of the judge's (nor of whoever started it) goes in
       for (const auto& [resource, value] : {std::pair{RLIMIT_CPU, cpu},
                                             {RLIMIT_AS, kAddressSpace},
                                             {RLIMIT_FSIZE, kMaxOutput},

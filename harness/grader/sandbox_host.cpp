@@ -41,11 +41,16 @@ SandboxHost::SandboxHost(const std::string& launcher, bool namespaces) {
     ::setsid();
     const int socket = ::fcntl(pair[1], F_DUPFD_CLOEXEC, 20);
     const int program = ::fcntl(file, F_DUPFD_CLOEXEC, 20);
-    const int null = ::open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (socket < 0 || program < 0 || null < 0 || ::dup2(socket, sandbox::kHostSocketFd) < 0 ||
-        ::dup2(program, 9) < 0 || ::dup2(null, 0) < 0 || ::dup2(null, 1) < 0) {
+    const int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    const int out = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (socket < 0 || program < 0 || in < 0 || out < 0 ||
+        ::dup2(socket, sandbox::kHostSocketFd) < 0 || ::dup2(program, 9) < 0 || ::dup2(in, 0) < 0 ||
+        ::dup2(out, 1) < 0) {
       ::_exit(126);
     }
+    // Nothing else the judge was handed (a shell's or a test runner's descriptors) goes in.
+    ::close_range(3, 8, 0);
+    ::close_range(sandbox::kHostSocketFd + 1, ~0U, 0);
     const char* env[] = {"PATH=/usr/bin:/bin", "LANG=C.UTF-8", nullptr};
     if (namespaces) root.enter(const_cast<char* const*>(env));
     const char* argv[] = {launcher.c_str(), "host", nullptr};

@@ -1,8 +1,9 @@
 // The empty root: a filesystem that holds only what a command may read, in user, pid, mount,
 // IPC and network namespaces of its own (bubblewrap, Debian's `bubblewrap`), as online
-// judges run untrusted code. The submission's compile, link and run each happen in one, so a
-// file the kit does not hand in (a solution, a built reference, a home folder, another grade's
-// memory) is not refused: it is not there.
+// judges run untrusted code. Each step of a submission's build happens in one, and a grade's
+// runs in another (the sandbox's host, host.hpp), so a file the kit does not hand in (a
+// solution, a built reference, a home folder, another grade's memory) is not refused: it is
+// not there.
 //
 // As root, the command runs as nobody: a user namespace made by root would map root to itself.
 // nobody cannot reach folders under a private home (/root), so the binds are first staged by

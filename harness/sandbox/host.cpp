@@ -53,6 +53,7 @@ void place(const int (&fds)[kProgramFdCount]) {
     if (::dup2(moved[i], kProgramFds[i]) < 0) std::_Exit(127);
   }
   if (::dup2(1, 2) < 0) std::_Exit(127);
+  ::close_range(7, 7, 0);
   ::close_range(9, ~0U, 0);
 }
 

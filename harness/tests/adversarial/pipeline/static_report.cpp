@@ -1,6 +1,6 @@
 // Adversarial: a static constructor that prints a genuine-looking verdict and writes the --json
 // report (its path read from its parent's command line, the judge's outside the sandbox) before
-// main, then trains nothing. In the sandbox its parent is the launcher's keeper and the judge is
+// main, then trains nothing. In the sandbox its parent is the sandbox's host and the judge is
 // not in its /proc; were it there, the write would be refused. The judge writes its own report
 // after every scenario, from what it saw.
 #include <unistd.h>
