@@ -80,19 +80,13 @@ SandboxHost::~SandboxHost() {
 
 void SandboxHost::start(const std::array<int, sandbox::kProgramFdCount>& fds, int cpu_seconds) {
   sandbox::HostRequest request{sandbox::HostRequest::start, cpu_seconds};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof fds)] = {};
-  iovec data{&request, sizeof request};
-  msghdr message{};
-  message.msg_iov = &data;
-  message.msg_iovlen = 1;
-  message.msg_control = control;
-  message.msg_controllen = sizeof control;
-  cmsghdr* c = CMSG_FIRSTHDR(&message);
+  sandbox::RequestMessage m(request);
+  cmsghdr* c = CMSG_FIRSTHDR(&m.message);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;
   c->cmsg_len = CMSG_LEN(sizeof fds);
   std::memcpy(CMSG_DATA(c), fds.data(), sizeof fds);
-  while (::sendmsg(socket_, &message, MSG_NOSIGNAL) < 0) {
+  while (::sendmsg(socket_, &m.message, MSG_NOSIGNAL) < 0) {
     if (errno != EINTR) fail("the sandbox's host is gone (its output says why); start");
   }
 }

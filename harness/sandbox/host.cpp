@@ -18,18 +18,12 @@ namespace {
 
 // A request, with the descriptors of a `start` (close-on-exec); 0 when the judge is gone.
 ssize_t receive(HostRequest& request, int (&fds)[kProgramFdCount], int& received) {
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof fds)];
-  iovec data{&request, sizeof request};
-  msghdr message{};
-  message.msg_iov = &data;
-  message.msg_iovlen = 1;
-  message.msg_control = control;
-  message.msg_controllen = sizeof control;
+  RequestMessage m(request);
   ssize_t n;
-  while ((n = ::recvmsg(kHostSocketFd, &message, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {
+  while ((n = ::recvmsg(kHostSocketFd, &m.message, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {
   }
   received = 0;
-  for (cmsghdr* c = CMSG_FIRSTHDR(&message); c; c = CMSG_NXTHDR(&message, c)) {
+  for (cmsghdr* c = CMSG_FIRSTHDR(&m.message); c; c = CMSG_NXTHDR(&m.message, c)) {
     if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
       received = static_cast<int>((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
       std::memcpy(fds, CMSG_DATA(c), sizeof(int) * static_cast<std::size_t>(received));

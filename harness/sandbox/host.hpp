@@ -11,6 +11,8 @@
 // writing.
 #pragma once
 
+#include <sys/socket.h>
+
 #include <cstdint>
 
 namespace overlap::sandbox {
@@ -29,6 +31,21 @@ struct HostRequest {
 // submission's object (8), its stdout and stderr (1 and 2, one pipe).
 inline constexpr int kProgramFds[] = {3, 4, 5, 6, 8, 1};
 inline constexpr int kProgramFdCount = sizeof kProgramFds / sizeof kProgramFds[0];
+
+// The request as a message, with room in `control` for a start's descriptors.
+struct RequestMessage {
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kProgramFdCount)] = {};
+  iovec data;
+  msghdr message{};
+  explicit RequestMessage(HostRequest& request) : data{&request, sizeof request} {
+    message.msg_iov = &data;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+  }
+  RequestMessage(const RequestMessage&) = delete;
+  RequestMessage& operator=(const RequestMessage&) = delete;
+};
 
 struct HostReport {
   std::int32_t status;  // the program's wait status
