@@ -81,6 +81,13 @@ class Run {
   bool ok(Link::Status status) {
     if (status == Link::Status::ok) return true;
     outcome_.failure = link_.ended(status);
+    if (calls_ == 0 && outcome_.failure->first == "crash") {
+      // Nothing of the schedule to look at: say where to look instead.
+      outcome_.failure->second +=
+          ", before its first call to the cluster (in a static constructor, or in train before "
+          "it called): `./overlap grade <exercise> --gdb --scenario <name>` stops where it "
+          "happened";
+    }
     return false;
   }
   bool send(std::string_view frames) { return ok(link_.send(frames)); }
