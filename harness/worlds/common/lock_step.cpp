@@ -83,10 +83,12 @@ class Run {
     outcome_.failure = link_.ended(status);
     if (calls_ == 0 && outcome_.failure->first == "crash") {
       // Nothing of the schedule to look at: say where to look instead.
-      outcome_.failure->second +=
-          ", before its first call to the cluster (in a static constructor, or in train before "
-          "it called): `./overlap grade <exercise> --gdb --scenario <name>` stops where it "
-          "happened";
+      std::string& message = outcome_.failure->second;
+      message += message.ends_with('?') ? " " : ". ";
+      message +=
+          "It ended before its first call to the cluster (in a static constructor, or in train "
+          "before it called): `./overlap grade <exercise> --gdb --scenario <name>` stops where "
+          "it happened";
     }
     return false;
   }
