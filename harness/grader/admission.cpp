@@ -262,10 +262,10 @@ std::string assembler_file_directive(std::string_view t) {
       std::size_t end = i;
       while (end < t.size() && identifier_char(t[end])) ++end;
       const std::string_view word = t.substr(i, end - i);
-      static constexpr std::array<std::string_view, 10> kPrefixes = {"u8",  "u",  "U",  "L",  "R",
-                                                                     "u8R", "uR", "UR", "LR", ""};
+      static constexpr std::array<std::string_view, 9> kPrefixes = {"u8",  "u",  "U",  "L", "R",
+                                                                    "u8R", "uR", "UR", "LR"};
       if (end < t.size() && t[end] == '"' &&
-          std::find(kPrefixes.begin(), kPrefixes.end() - 1, word) != kPrefixes.end() - 1) {
+          std::find(kPrefixes.begin(), kPrefixes.end(), word) != kPrefixes.end()) {
         literal = true, raw = word.back() == 'R', quote = end;
       } else {
         i = end;

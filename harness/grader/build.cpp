@@ -190,8 +190,12 @@ void check_started(const std::string& log) {
   }
 }
 
-bool over_output_limit(const fs::path& out, int status) {
-  if (status == 128 + SIGXFSZ) return true;
+// Whether a step was stopped at the output limit (`statuses`, as Step::wait returns them) or
+// left a file that reached it.
+bool over_output_limit(const fs::path& out, std::initializer_list<int> statuses) {
+  for (const int status : statuses) {
+    if (status == 128 + SIGXFSZ) return true;
+  }
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(out, error)) {
     if (entry.is_regular_file(error) && entry.file_size(error) >= kMaxOutput) return true;
@@ -257,13 +261,15 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
 
   sandbox::EmptyRoot compiling = build_root(out), preprocessing = build_root(out),
                      linking = build_root(out);
-  for (sandbox::EmptyRoot* root : {&compiling, &preprocessing}) {
-    root->read_only(kit / "include").read_only(kit / "client").read_only(kit / "protocol");
-    root->read_only(pch).read_only(copy, file);
+  if (namespaces) {
+    for (sandbox::EmptyRoot* root : {&compiling, &preprocessing}) {
+      root->read_only(kit / "include").read_only(kit / "client").read_only(kit / "protocol");
+      root->read_only(pch).read_only(copy, file);
+    }
+    compiling.prepare(compile, stage);
+    preprocessing.prepare(preprocess, stage);
+    linking.prepare(link, stage);
   }
-  compiling.prepare(compile, stage);
-  preprocessing.prepare(preprocess, stage);
-  linking.prepare(link, stage);
   const auto in_root = [namespaces](const sandbox::EmptyRoot& root) {
     return namespaces ? &root : nullptr;
   };
@@ -296,9 +302,7 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
                         ": a submission may include the kit's public headers (<overlap/...>), "
                         "the C++ standard library and Boost only"};
   }
-  if (over_output_limit(out, compiled) || over_output_limit(out, preprocessed_status)) {
-    return too_big();
-  }
+  if (over_output_limit(out, {compiled, preprocessed_status})) return too_big();
   if (preprocessed_status == 0) {
     if (const std::string directive = assembler_file_directive(read_file(preprocessed));
         !directive.empty()) {
@@ -321,7 +325,7 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
   const int linked = link_step.wait(
       std::max(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(1)));
   check_started(log);
-  if (over_output_limit(out, linked)) return too_big();
+  if (over_output_limit(out, {linked})) return too_big();
   if (linked != 0) return BuildFailure{read_file(log)};
   return Built{values.at("{program}")};
 }

@@ -1,7 +1,6 @@
 #include "empty_root.hpp"
 
 #include <fcntl.h>
-#include <grp.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -125,9 +124,7 @@ void EmptyRoot::enter(char* const env[]) const {
         }
       }
     }
-    if (::setgroups(0, nullptr) != 0 || ::setgid(kNobody) != 0 || ::setuid(kNobody) != 0) {
-      die("becoming nobody");
-    }
+    if (!become_nobody()) die("becoming nobody");
   }
   ::execve(kBubblewrap, argv_.data(), env);
   die("cannot run /usr/bin/bwrap (Debian's package bubblewrap)");

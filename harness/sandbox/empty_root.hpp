@@ -19,10 +19,9 @@
 #include <string>
 #include <vector>
 
-namespace overlap::sandbox {
+#include "nobody.hpp"
 
-// The user that untrusted code runs as when the judge is root.
-inline constexpr uid_t kNobody = 65534;
+namespace overlap::sandbox {
 
 class EmptyRoot {
  public:

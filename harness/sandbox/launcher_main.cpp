@@ -7,7 +7,6 @@
 //   overlap-launcher-<exercise> SUBMISSION.so   one program, under a debugger (no limits)
 #include <dlfcn.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -21,6 +20,7 @@
 #include "../client/connection.hpp"
 #include "filter.hpp"
 #include "host.hpp"
+#include "nobody.hpp"
 
 #ifdef OVERLAP_SANITIZED
 // The sanitizer mode (preset asan), for the kit's own programs: AddressSanitizer reserves
@@ -42,7 +42,6 @@ namespace {
 
 constexpr rlim_t kAddressSpace = rlim_t{2} << 30;  // bytes
 constexpr rlim_t kOpenFiles = 64;
-constexpr uid_t kNobody = 65534;
 constexpr int kObjectFd = 8;  // where the host puts the submission's object (host.hpp)
 // Processes of this user in the sandbox's user namespace: the threads, the host and the
 // namespace's first process, with a margin (thread_limit.cpp refuses past kMaxThreads first).
@@ -61,10 +60,7 @@ void limit(int resource, rlim_t value, const char* name) {
 // As root, the submission runs as nobody: it can read what anyone can, and write nothing.
 void drop_privileges() {
   if (::geteuid() != 0) return;
-  if (::setgroups(0, nullptr) != 0 || ::setgid(kNobody) != 0 || ::setuid(kNobody) != 0) {
-    fail("cannot drop root privileges");
-  }
-  if (::setuid(0) == 0) fail("root privileges came back");
+  if (!overlap::sandbox::become_nobody()) fail("cannot drop root privileges");
   // A change of user makes /proc/self root's; the launcher and the client still read it.
   ::prctl(PR_SET_DUMPABLE, 1);
 }
