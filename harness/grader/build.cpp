@@ -220,6 +220,7 @@ std::string launcher_of(const std::string& exercise) {
 
 std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
                                                    const std::string& source,
+                                                   const std::string& text,
                                                    const std::string& scratch, double real_seconds,
                                                    bool namespaces) {
   const Recipe recipe = load_recipe();
@@ -233,8 +234,10 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
   fs::create_directories(copy.parent_path());
   fs::create_directory(out);
   fs::create_directory(stage);
-  // The file as it was when the grade began, even if it is saved again while this builds.
-  fs::copy_file(file, copy);
+  // The file as the grade read it, even if it is saved again while this builds.
+  if (!(std::ofstream(copy, std::ios::binary) << text)) {
+    throw std::runtime_error("cannot copy the submission to " + copy.string());
+  }
   using fs::perms;
   fs::permissions(copy, perms::owner_read | perms::group_read | perms::others_read);
   if (::geteuid() == 0) {
@@ -245,8 +248,18 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
     fs::permissions(out, perms::owner_all);
   }
 
+  // In the empty root the copy is at the file's own path; without it, the compiler reads the
+  // copy and its messages are given back the file's name.
+  const fs::path compiled = namespaces ? file : copy;
+  const auto messages = [&](std::string log) {
+    for (std::size_t at = 0; !namespaces && (at = log.find(copy.string(), at)) != log.npos;) {
+      log.replace(at, copy.string().size(), file.string());
+      at += file.string().size();
+    }
+    return log;
+  };
   const std::map<std::string, std::string> values = {{"{header}", recipe.header.at(exercise)},
-                                                     {"{source}", file.string()},
+                                                     {"{source}", compiled.string()},
                                                      {"{object}", out / "train.o"},
                                                      {"{depfile}", out / "train.d"},
                                                      {"{program}", out / "train.so"}};
@@ -278,16 +291,16 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                             std::chrono::duration<double>(real_seconds));
   const std::string log = scratch + "/build.log", headers = scratch + "/headers.log";
-  int compiled = 0, preprocessed_status = 0;
+  int compile_status = 0, preprocessed_status = 0;
   {
     Step compile_step(compile, in_root(compiling), log, real_seconds);
     Step preprocess_step(preprocess, in_root(preprocessing), headers, real_seconds);
-    compiled = compile_step.wait(deadline);
+    compile_status = compile_step.wait(deadline);
     preprocessed_status = preprocess_step.wait(deadline);
   }
   check_started(log);
   check_started(headers);
-  if (compiled == -1 || preprocessed_status == -1) {
+  if (compile_status == -1 || preprocessed_status == -1) {
     return BuildFailure{"the compiler ran past the build's limit of " +
                         std::to_string(static_cast<int>(real_seconds)) + " s"};
   }
@@ -296,13 +309,13 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
   for (std::string& f : dependency_file_entries(read_file(values.at("{depfile}")))) {
     read.push_back(std::move(f));
   }
-  if (const std::string refused = refused_file(read, file, readable_folders(pch));
+  if (const std::string refused = refused_file(read, compiled, readable_folders(pch));
       !refused.empty()) {
     return BuildFailure{source + " includes " + refused +
                         ": a submission may include the kit's public headers (<overlap/...>), "
                         "the C++ standard library and Boost only"};
   }
-  if (over_output_limit(out, {compiled, preprocessed_status})) return too_big();
+  if (over_output_limit(out, {compile_status, preprocessed_status})) return too_big();
   if (preprocessed_status == 0) {
     if (const std::string directive = assembler_file_directive(read_file(preprocessed));
         !directive.empty()) {
@@ -312,13 +325,13 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
                           ": a submission may include the kit's public headers (<overlap/...>), "
                           "the C++ standard library and Boost only"};
     }
-  } else if (compiled == 0) {
+  } else if (compile_status == 0) {
     return BuildFailure{
         "the preprocessed submission could not be checked (the preprocessor "
         "failed where the compile did not): " +
         read_file(headers)};
   }
-  if (compiled != 0) return BuildFailure{read_file(log)};
+  if (compile_status != 0) return BuildFailure{messages(read_file(log))};
   const double left =
       std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
   Step link_step(link, in_root(linking), log, std::max(left, 1.0));
@@ -326,7 +339,7 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
       std::max(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(1)));
   check_started(log);
   if (over_output_limit(out, {linked})) return too_big();
-  if (linked != 0) return BuildFailure{read_file(log)};
+  if (linked != 0) return BuildFailure{messages(read_file(log))};
   return Built{values.at("{program}")};
 }
 

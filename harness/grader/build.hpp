@@ -25,11 +25,13 @@ struct BuildFailure {
 // error).
 std::string launcher_of(const std::string& exercise);
 
-// Builds `source` for `exercise` in `scratch` (an existing, empty folder), in the empty root
-// unless `namespaces` is false (--no-sandbox). Throws std::runtime_error when the kit itself
-// cannot build (a missing recipe: a grader error).
+// Builds `text`, the bytes of `source` as the grade read them, for `exercise` in `scratch` (an
+// existing, empty folder), in the empty root unless `namespaces` is false (--no-sandbox); the
+// compiler sees them at `source`'s path. Throws std::runtime_error when the kit itself cannot
+// build (a missing recipe: a grader error).
 std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
                                                    const std::string& source,
+                                                   const std::string& text,
                                                    const std::string& scratch, double real_seconds,
                                                    bool namespaces);
 

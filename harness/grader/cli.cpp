@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -43,6 +44,12 @@ constexpr int kBuildFailed = 3;
 constexpr int kGraderError = 4;
 constexpr double kBuildSeconds = 120;   // the compile and link of one submission
 constexpr double kMaxTimeLimit = 3600;  // --time-limit, seconds
+constexpr std::uintmax_t kMaxSourceBytes = 16 << 20;
+
+// The graded file as the report names it.
+std::string shown_name(const po::variables_map& args, const std::string& graded) {
+  return args.count("submission-name") ? args["submission-name"].as<std::string>() : graded;
+}
 
 // The compiler's messages as the candidate needs them: without the lines that point into the
 // kit's own main, which includes the submission.
@@ -146,15 +153,20 @@ std::string first_line_of(const std::string& command) {
   return line;
 }
 
-Provenance provenance(const std::string& source, double time_limit) {
+// A file's bytes, or nothing when it cannot be read.
+std::optional<std::string> read_bytes(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << file.rdbuf();
+  if (!file) return std::nullopt;
+  return std::move(bytes).str();
+}
+
+// `graded`: the bytes of the graded source, if the judge has them.
+Provenance provenance(const std::optional<std::string>& graded, double time_limit) {
   Provenance p;
   p.time_limit_s = time_limit;
-  if (!source.empty()) {
-    std::ifstream file(source, std::ios::binary);
-    std::ostringstream bytes;
-    bytes << file.rdbuf();
-    if (file) p.submission_sha256 = sha256_hex(bytes.str());
-  }
+  if (graded) p.submission_sha256 = sha256_hex(*graded);
   const std::string git = "git -C '" OVERLAP_SOURCE_DIR "' ";
   p.kit_commit = first_line_of(git + "rev-parse HEAD 2>/dev/null");
   if (p.kit_commit.empty()) {
@@ -165,6 +177,28 @@ Provenance provenance(const std::string& source, double time_limit) {
   }
   return p;
 }
+
+// Said last, whatever the grade's outcome: when the file has changed since the version graded
+// was read (it was saved while the kit built, or during the grade), the candidate must know that
+// what they read is not of the file they now see.
+class SavedAgain {
+ public:
+  SavedAgain(std::string file, std::string shown, std::string graded)
+      : file_(std::move(file)), shown_(std::move(shown)), graded_(std::move(graded)) {}
+  SavedAgain(const SavedAgain&) = delete;
+  SavedAgain& operator=(const SavedAgain&) = delete;
+  ~SavedAgain() {
+    if (read_bytes(file_) == graded_) return;
+    std::cout.flush();  // after the report, also when both go to one file
+    fmt::print(stderr,
+               "overlap: {} was saved again after the grade began: the above is of the version "
+               "saved when the command started; grade again for the newer one\n",
+               protocol::escape_control(shown_));
+  }
+
+ private:
+  std::string file_, shown_, graded_;
+};
 
 // What runs a submission: the exercise's launcher, and the submission's shared object.
 struct Runnable {
@@ -228,7 +262,10 @@ int main(int argc, char** argv) {
       ("trace", po::value<std::string>(), "write a Chrome trace (Perfetto) to this file")    //
       ("html", po::value<std::string>(), "write a self-contained HTML report to this file")  //
       ("time-limit", po::value<double>()->default_value(10),
-       "real seconds a scenario may take before it fails")                                        //
+       "real seconds a scenario may take before it fails")  //
+      ("saved", po::value<std::string>(),
+       "grade this copy of --submission, taken when the command started (the report still names "
+       "--submission, and says if the file has been saved again since)")                          //
       ("submission-name", po::value<std::string>(), "the graded file, as the report names it")    //
       ("source", po::value<std::string>(), "the graded file, for its fingerprint in the report")  //
       ("gdb", "run the submission program under gdb, one scenario, no deadline: no verdict")      //
@@ -246,7 +283,8 @@ int main(int argc, char** argv) {
     fmt::print(stderr,
                "overlap: {}; valid options: --scenario NAME, --seed S, --generated N, "
                "--replay FILE, --interviewer, --program FILE, --json FILE, --trace FILE, "
-               "--html FILE, --time-limit SECONDS, --submission-name NAME, --source FILE, "
+               "--html FILE, --time-limit SECONDS, --saved FILE, --submission-name NAME, "
+               "--source FILE, "
                "--gdb, --no-sandbox\n",
                e.what());
     return kUsage;
@@ -271,6 +309,10 @@ int main(int argc, char** argv) {
     fmt::print(stderr,
                "overlap: say what to grade: --submission FILE (a train.cpp) or --program "
                "FILE (a submission already built: its shared object)\n");
+    return kUsage;
+  }
+  if (args.count("saved") && !args.count("submission")) {
+    fmt::print(stderr, "overlap: --saved is a copy of --submission: give both\n");
     return kUsage;
   }
   if (args.count("replay") &&
@@ -320,17 +362,34 @@ int main(int argc, char** argv) {
   // A submission is built here, in a scratch folder of this run's own, removed at the end.
   const Scratch scratch;
   std::string program, source;
+  std::optional<std::string> graded;  // the bytes graded, read once
+  std::optional<SavedAgain> saved_again;
   if (args.count("submission")) {
     source = args["submission"].as<std::string>();
-    if (!std::filesystem::is_regular_file(source)) {
-      fmt::print(stderr, "overlap: no such file: {}\n", source);
+    const std::string saved = args.count("saved") ? args["saved"].as<std::string>() : source;
+    for (const std::string& file : {source, saved}) {
+      if (!std::filesystem::is_regular_file(file)) {
+        fmt::print(stderr, "overlap: no such file: {}\n", file);
+        return kUsage;
+      }
+    }
+    if (std::filesystem::file_size(saved) > kMaxSourceBytes) {
+      fmt::print(stderr, "overlap: the submission was not graded: {} is over {} MiB\n", source,
+                 kMaxSourceBytes >> 20);
+      return kBuildFailed;
+    }
+    graded = read_bytes(saved);
+    if (!graded) {
+      fmt::print(stderr, "overlap: cannot read {}\n", saved);
       return kUsage;
     }
+    saved_again.emplace(source, shown_name(args, source), *graded);
     // Before the compile starts: a cold build takes a few seconds.
     fmt::print(stderr, "overlap: building the submission with {}\n", OVERLAP_COMPILER);
     std::variant<Built, BuildFailure> built;
     try {
-      built = build_submission(exercise.name(), source, scratch.path(), kBuildSeconds, namespaces);
+      built = build_submission(exercise.name(), source, *graded, scratch.path(), kBuildSeconds,
+                               namespaces);
     } catch (const std::exception& e) {
       fmt::print(stderr, "overlap: grader error: the submission's build: {}\n", e.what());
       return kGraderError;
@@ -369,13 +428,10 @@ int main(int argc, char** argv) {
   Report report;
   report.exercise = exercise.name();
   // A file's name is any bytes: the report's text is UTF-8.
-  report.submission = protocol::escape_control(args.count("submission-name")
-                                                   ? args["submission-name"].as<std::string>()
-                                               : source.empty() ? program
-                                                                : source);
+  report.submission = protocol::escape_control(shown_name(args, source.empty() ? program : source));
   report.compiler = OVERLAP_COMPILER;
-  if (args.count("source")) source = args["source"].as<std::string>();
-  report.provenance = provenance(source, time_limit);
+  if (args.count("source")) graded = read_bytes(args["source"].as<std::string>());
+  report.provenance = provenance(graded, time_limit);
   report.provenance.namespaces = namespaces;
   report.seed = selection.seed;
   std::optional<SandboxHost> host;

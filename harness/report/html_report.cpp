@@ -125,11 +125,6 @@ constexpr std::string_view kSelfCheck = R"(
 // Milliseconds to the simulator's microsecond, as short as they print: "990", "1343.022".
 std::string ms(double value) { return fmt::format("{}", std::round(value * 1000) / 1000); }
 
-std::string upper(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
-  return s;
-}
-
 // The round step (1, 2 or 5 x 10^k) that cuts [0, span] into at most `ticks` pieces.
 double tick_step(double span, int ticks) {
   double unit = std::pow(10.0, std::floor(std::log10(span / ticks)));
@@ -162,7 +157,7 @@ void header(const grade::Report& report, Out out) {
   fmt::format_to(out,
                  "<header>\n<h1>overlap: <span class=\"exercise\">{}</span> <span class=\"tier "
                  "tier-{}\" id=\"overall\">{}</span></h1>\n<dl class=\"facts provenance\">\n",
-                 html_escape(report.exercise), tier, upper(tier));
+                 html_escape(report.exercise), tier, grade::tier_heading(report.verdict));
   fmt::format_to(out, "<dt>submission</dt><dd class=\"submission\"><code>{}</code></dd>\n",
                  html_escape(report.submission));
   fmt::format_to(out, "<dt>compiler</dt><dd class=\"compiler\">{}</dd>\n",
@@ -201,7 +196,7 @@ void verdict_table(const grade::Report& report, Out out) {
   fmt::format_to(out, "</tbody>\n</table>\n");
 }
 
-std::string verdict_line(const grade::ScenarioResult& r) {
+std::string verdict_sentence(const grade::ScenarioResult& r) {
   if (!r.correct) {
     return r.finished ? "fail: the run is not correct (see the violations)"
                       : "fail: the run did not complete (see the violations)";
@@ -335,8 +330,9 @@ void scenario(const grade::ScenarioResult& r, std::size_t index, const KindColou
                  "<section class=\"scenario\" id=\"s{}\" data-scenario=\"{}\">\n<h2>{} <span "
                  "class=\"tier tier-{}\">{}</span></h2>\n<p class=\"description\">{}</p>\n"
                  "<p class=\"verdict-line\">{}</p>\n<dl class=\"facts\">\n",
-                 index, html_escape(r.name), html_escape(r.name), tier, upper(tier),
-                 html_escape(r.description), html_escape(verdict_line(r)));
+                 index, html_escape(r.name), html_escape(r.name), tier,
+                 grade::tier_heading(r.verdict), html_escape(r.description),
+                 html_escape(verdict_sentence(r)));
   if (r.finished) {
     fmt::format_to(out,
                    "<dt>makespan</dt><dd>{} ms (baseline {} ms, bound {} ms, efficiency "
@@ -448,7 +444,7 @@ std::string html_page(const grade::Report& report) {
                  "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                  "<link rel=\"icon\" href=\"data:,\">\n<title>overlap: {}: {}</title>\n",
-                 html_escape(report.exercise), upper(grade::tier_name(report.verdict)));
+                 html_escape(report.exercise), grade::tier_heading(report.verdict));
   page += "<style>";
   page += kStyle;
   page += "</style>\n<script>";

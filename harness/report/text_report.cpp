@@ -26,11 +26,6 @@ std::string continued(std::string text) {
 
 constexpr std::size_t kViolationsShown = 6;
 
-std::string upper(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
-  return s;
-}
-
 // "  label       a, b, c" wrapped at 100 columns, continuation lines under the first item.
 void print_list(std::ostream& out, const char* label, const std::vector<std::string>& items,
                 const char* separator) {
@@ -56,8 +51,7 @@ std::string verdict_line(const grade::ScenarioResult& r) {
   return fmt::format(
       "{}: correct, speedup {:.2f}x; pass needs {:.2f}x, optimal {:.2f}x (within 2% of the best "
       "known, {:g} ms)",
-      upper(grade::tier_name(r.verdict)), r.speedup, r.pass_speedup, r.optimal_speedup,
-      r.optimum_ms);
+      grade::tier_heading(r.verdict), r.speedup, r.pass_speedup, r.optimal_speedup, r.optimum_ms);
 }
 
 void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
@@ -152,7 +146,7 @@ void print_text(const grade::Report& report, std::ostream& out) {
         r.correct ? fmt::format("{} {} {:.2f}x", r.name, grade::tier_name(r.verdict), r.speedup)
                   : fmt::format("{} fail", r.name));
   }
-  fmt::print(out, "\n{}: {} ({})\n", report.exercise, upper(grade::tier_name(report.verdict)),
+  fmt::print(out, "\n{}: {} ({})\n", report.exercise, grade::tier_heading(report.verdict),
              fmt::join(parts, ", "));
   fmt::print(out, "graded {} scenario{} in {:.2f} s of real time\n", report.scenarios.size(),
              report.scenarios.size() == 1 ? "" : "s", report.real_seconds);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/describe/enum_to_string.hpp>
+#include <cctype>
 
 namespace overlap::grade {
 
@@ -32,6 +33,12 @@ Tier overall(const std::vector<ScenarioResult>& results) {
 const char* tier_name(Tier tier) {
   const char* name = boost::describe::enum_to_string(tier, "?");
   return name;
+}
+
+std::string tier_heading(Tier tier) {
+  std::string heading = tier_name(tier);
+  for (char& c : heading) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return heading;
 }
 
 int exit_code(Tier overall) { return overall >= Tier::pass ? 0 : 1; }

@@ -5,6 +5,7 @@
 //   optimal  correct, and within 2 % of the scenario's reachable optimum
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "result.hpp"
@@ -20,7 +21,8 @@ void judge(ScenarioResult& result);
 // The worst tier over all scenarios.
 Tier overall(const std::vector<ScenarioResult>& results);
 
-const char* tier_name(Tier tier);  // "fail", "slow", "pass", "optimal"
+const char* tier_name(Tier tier);     // "fail", "slow", "pass", "optimal"
+std::string tier_heading(Tier tier);  // "FAIL", "SLOW", "PASS", "OPTIMAL"
 
 // 0 when every scenario is pass or better, 1 otherwise.
 int exit_code(Tier overall);
