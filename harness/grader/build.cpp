@@ -249,7 +249,7 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
   }
 
   // In the empty root the copy is at the file's own path; without it, the compiler reads the
-  // copy and its messages are given back the file's name.
+  // copy where it is, and its messages are given back the file's name.
   const fs::path compiled = namespaces ? file : copy;
   const auto messages = [&](std::string log) {
     for (std::size_t at = 0; !namespaces && (at = log.find(copy.string(), at)) != log.npos;) {
@@ -265,6 +265,8 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
                                                      {"{program}", out / "train.so"}};
   std::vector<std::string> compile, link;
   for (const auto& a : recipe.compile) compile.push_back(fill(a, values));
+  // The copy's quoted includes are looked up beside the file, as the file's own would be.
+  if (!namespaces) compile.insert(compile.begin() + 1, {"-iquote", file.parent_path()});
   for (const auto& a : recipe.link) link.push_back(fill(a, values));
   const fs::path preprocessed = out / "train.ii";
   const std::vector<std::string> preprocess = preprocess_of(compile, preprocessed);
