@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The candidate's first grade: from a fresh clone of the kit's committed HEAD (packages already
-# installed), `./overlap grade <exercise>` on the untouched starter, which configures, builds
-# the exercise's judge and grades. Prints the wall time of the whole command, the CPU time of its
-# build, and each target's compile time (the sum over its translation units, from Ninja's log),
-# the slowest first. Run it on an otherwise idle machine: the wall time is what a candidate waits.
+# installed), configure as `./overlap` does, then `./overlap grade <exercise>` on the untouched
+# starter, which builds the exercise's judge and grades. Prints the wall time of each part (what a
+# candidate waits: run it on an otherwise idle machine), and the CPU time of each build target
+# (the sum over its translation units, each compile timed alone: steady on a busy machine too),
+# the heaviest first.
 #   harness/bench/first_grade.sh [exercise ...]   (default: pipeline)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -12,30 +13,45 @@ exercises=("$@")
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
+# Every compile through this launcher appends "<user s> <system s> <object>" to $work/cpu.log.
+cat >"$work/timed" <<LAUNCHER
+#!/bin/sh
+out=unknown previous=
+for arg in "\$@"; do
+  [ "\$previous" = -o ] && out="\$arg"
+  previous="\$arg"
+done
+exec /usr/bin/time -f "%U %S \$out" -a -o '$work/cpu.log' "\$@"
+LAUNCHER
+chmod +x "$work/timed"
+
+seconds_since() { awk -v s="$1" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }'; }
+
 for exercise in "${exercises[@]}"; do
   clone="$work/$exercise"
   git clone -q "$root" "$clone"
+  : >"$work/cpu.log"
+  start=$(date +%s.%N)
+  cmake --preset default -S "$clone" -DCMAKE_CXX_COMPILER_LAUNCHER="$work/timed" >/dev/null
+  configured=$(seconds_since "$start")
   start=$(date +%s.%N)
   status=0
-  /usr/bin/time -f '%U %S' -o "$work/cpu" "$clone/overlap" grade "$exercise" \
-    >"$work/out" 2>&1 || status=$?
-  wall=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+  "$clone/overlap" grade "$exercise" >"$work/out" 2>&1 || status=$?
+  graded=$(seconds_since "$start")
   if [[ $status -ne 0 && $status -ne 1 ]]; then
     cat "$work/out" >&2
     echo "first_grade: the grade ended with exit $status" >&2
     exit 1
   fi
-  cpu=$(awk '{ printf "%.1f", $1 + $2 }' "$work/cpu")
-  graded=$(grep -o 'graded [0-9]* scenarios* in [0-9.]* s of real time' "$work/out" || true)
-  printf '%s: first grade %s s wall (%s), %s s CPU, %s cores\n' \
-    "$exercise" "$wall" "$graded" "$cpu" "$(nproc)"
-  # .ninja_log: start ms, end ms, mtime, output, hash. Compile times, summed by target.
-  awk 'NR > 1 && $4 ~ /\.o$|\.pch$/ {
-         target = $4
+  run=$(grep -o 'graded [0-9]* scenarios* in [0-9.]* s of real time' "$work/out" || true)
+  printf '%s: first grade %.1f s on %s cores: configure %s s, build and grade %s s (%s)\n' \
+    "$exercise" "$(awk -v a="$configured" -v b="$graded" 'BEGIN { print a + b }')" "$(nproc)" \
+    "$configured" "$graded" "$run"
+  awk '$3 ~ /\.(o|pch)$/ {
+         target = $3
          sub(/^.*CMakeFiles\//, "", target); sub(/\.dir\/.*$/, "", target)
-         seconds[target] += ($2 - $1) / 1000; files[target]++; total += ($2 - $1) / 1000 }
+         seconds[target] += $1 + $2; files[target]++; total += $1 + $2 }
        END {
-         for (t in seconds) printf "  %7.1f s  %2d file(s)  %s\n", seconds[t], files[t], t
-         printf "  %7.1f s  in all (compile time under the build'\''s own load)\n", total }' \
-    "$clone/build/.ninja_log" | sort -rn
+         for (t in seconds) printf "  %6.1f s CPU  %2d compile(s)  %s\n", seconds[t], files[t], t
+         printf "  %6.1f s CPU  in all\n", total }' "$work/cpu.log" | sort -rn
 done
