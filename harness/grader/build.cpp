@@ -218,6 +218,10 @@ std::string launcher_of(const std::string& exercise) {
   return recipe.launcher.at(exercise);
 }
 
+std::string source_copy(const std::string& source, const std::string& scratch) {
+  return (fs::path(scratch) / "source" / fs::canonical(source).filename()).string();
+}
+
 std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
                                                    const std::string& source,
                                                    const std::string& scratch, double real_seconds,
@@ -229,7 +233,7 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
   // The compiler's messages name the file where the candidate has it.
   const fs::path file = fs::canonical(source);
   const fs::path out = fs::path(scratch) / "out", stage = fs::path(scratch) / "stage",
-                 copy = fs::path(scratch) / "source" / file.filename();
+                 copy = source_copy(source, scratch);
   fs::create_directories(copy.parent_path());
   fs::create_directory(out);
   fs::create_directory(stage);

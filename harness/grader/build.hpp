@@ -25,6 +25,9 @@ struct BuildFailure {
 // error).
 std::string launcher_of(const std::string& exercise);
 
+// Where build_submission keeps its copy of `source` in `scratch`: the text it graded.
+std::string source_copy(const std::string& source, const std::string& scratch);
+
 // Builds `source` for `exercise` in `scratch` (an existing, empty folder), in the empty root
 // unless `namespaces` is false (--no-sandbox). Throws std::runtime_error when the kit itself
 // cannot build (a missing recipe: a grader error).

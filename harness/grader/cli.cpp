@@ -30,6 +30,7 @@
 #include "sandbox_host.hpp"
 #include "scratch.hpp"
 #include "selection.hpp"
+#include "session.hpp"
 #include "sha256.hpp"
 
 namespace overlap::grade {
@@ -126,6 +127,13 @@ bool report_files_usable(const po::variables_map& args) {
     }
   }
   return true;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 bool write_file(const std::string& path, const std::string& text) {
@@ -231,6 +239,12 @@ int main(int argc, char** argv) {
        "real seconds a scenario may take before it fails")                                        //
       ("submission-name", po::value<std::string>(), "the graded file, as the report names it")    //
       ("source", po::value<std::string>(), "the graded file, for its fingerprint in the report")  //
+      ("session", po::value<std::string>(),
+       "append this grade to the current session of this sessions folder (the candidate's "
+       "file, graded through the script)")  //
+      ("recorded-at", po::value<std::int64_t>(),
+       "the time the session records for this grade, in seconds since the epoch (a regrade of "
+       "an imported session keeps the candidate's times)")  //
       ("gdb", "run the submission program under gdb, one scenario, no deadline: no verdict")      //
       ("no-sandbox",
        "build and run the submission without the sandbox's namespaces (the system-call filter "
@@ -320,6 +334,19 @@ int main(int argc, char** argv) {
   // A submission is built here, in a scratch folder of this run's own, removed at the end.
   const Scratch scratch;
   std::string program, source;
+  // The session records what the judge graded: its own copy of the file, taken by the build.
+  std::string graded_text;
+  const auto record = [&](const session::Event& event) {
+    if (!args.count("session")) return;
+    try {
+      session::append(session::current_session(args["session"].as<std::string>()), event);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "overlap: the session did not record this grade: {}\n", e.what());
+    }
+  };
+  const std::int64_t recorded_at =
+      args.count("recorded-at") ? args["recorded-at"].as<std::int64_t>() : session::now_seconds();
+  const std::string scenario_option = request.scenario.value_or("");
   if (args.count("submission")) {
     source = args["submission"].as<std::string>();
     if (!std::filesystem::is_regular_file(source)) {
@@ -335,9 +362,13 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "overlap: grader error: the submission's build: {}\n", e.what());
       return kGraderError;
     }
+    graded_text = read_text(source_copy(source, scratch.path()));
     if (auto* failure = std::get_if<BuildFailure>(&built)) {
+      const std::string messages = compiler_messages(failure->message);
       fmt::print(stderr, "{}overlap: the submission was not graded: it did not build (see above)\n",
-                 compiler_messages(failure->message));
+                 messages);
+      record(session::build_failure_event(graded_text, recorded_at, selection.seed,
+                                          scenario_option, request.generated, messages));
       return kBuildFailed;
     }
     program = std::get<Built>(built).program;
@@ -401,7 +432,11 @@ int main(int argc, char** argv) {
   report.real_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
-  report::print_text(report, std::cout);
+  std::ostringstream printed;
+  report::print_text(report, printed);
+  std::cout << printed.str();
+  record(session::grade_event(report, graded_text, recorded_at, scenario_option,
+                              request.generated, printed.str()));
   if (args.count("interviewer")) print_stretch(exercise, request);
   if (args.count("json") && !write_file(args["json"].as<std::string>(),
                                         boost::json::serialize(report::to_json(report)))) {
