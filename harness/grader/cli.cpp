@@ -244,8 +244,8 @@ int main(int argc, char** argv) {
        "file, graded through the script)")  //
       ("recorded-at", po::value<std::int64_t>(),
        "the time the session records for this grade, in seconds since the epoch (a regrade of "
-       "an imported session keeps the candidate's times)")  //
-      ("gdb", "run the submission program under gdb, one scenario, no deadline: no verdict")      //
+       "an imported session keeps the candidate's times)")                                    //
+      ("gdb", "run the submission program under gdb, one scenario, no deadline: no verdict")  //
       ("no-sandbox",
        "build and run the submission without the sandbox's namespaces (the system-call filter "
        "and the limits stay; the report says so): for a machine that cannot make them");
@@ -367,8 +367,8 @@ int main(int argc, char** argv) {
       const std::string messages = compiler_messages(failure->message);
       fmt::print(stderr, "{}overlap: the submission was not graded: it did not build (see above)\n",
                  messages);
-      record(session::build_failure_event(graded_text, recorded_at, selection.seed,
-                                          scenario_option, request.generated, messages));
+      record(session::build_failure_event(graded_text, recorded_at, selection.seed, scenario_option,
+                                          request.generated, messages));
       return kBuildFailed;
     }
     program = std::get<Built>(built).program;
@@ -435,8 +435,8 @@ int main(int argc, char** argv) {
   std::ostringstream printed;
   report::print_text(report, printed);
   std::cout << printed.str();
-  record(session::grade_event(report, graded_text, recorded_at, scenario_option,
-                              request.generated, printed.str()));
+  record(session::grade_event(report, graded_text, recorded_at, scenario_option, request.generated,
+                              printed.str()));
   if (args.count("interviewer")) print_stretch(exercise, request);
   if (args.count("json") && !write_file(args["json"].as<std::string>(),
                                         boost::json::serialize(report::to_json(report)))) {

@@ -522,8 +522,8 @@ void check_score_tables(const std::string& exercise, const std::string& guide,
     const auto found = ex.anchors.find(format);
     const std::vector<overlap::grade::Anchor> anchors =
         found == ex.anchors.end() ? std::vector<overlap::grade::Anchor>{} : found->second;
-    std::string expected = score ? overlap::grade::card_table(rule.format(format), anchors)
-                                 : anchors_table(anchors);
+    std::string expected =
+        score ? overlap::grade::card_table(rule.format(format), anchors) : anchors_table(anchors);
     std::vector<std::string> want = lines_of(expected);
     std::vector<std::string> have = block_after(lines, i);
     if (score) {  // the sentence that reads it, after a blank line
