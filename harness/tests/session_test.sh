@@ -53,7 +53,7 @@ done
 
 # The version recorded is the text the judge graded.
 last_source="$(python3 -c 'import json, sys; print(json.loads(open(sys.argv[1]).readlines()[-1])["source"], end="")' "$sessions"/*/events.jsonl)"
-cmp -s <(printf '%s' "$last_source") "$root/solutions/pipeline/train.cpp" ||
+cmp -s <(printf '%s\n' "$last_source") "$root/solutions/pipeline/train.cpp" ||
   fail "the session does not hold the text graded"
 
 # The outcome: optimal, but after Hint 3 (an insight hint): code 3, so Hire at best.
