@@ -291,6 +291,75 @@ std::vector<int> marks(const std::string& text, const char* what, int most, std:
   return out;
 }
 
+// The overall tier of a report of the session's last version on a seed the candidate never saw.
+grade::Tier unseen_tier(const std::string& file, const std::string& exercise,
+                        const std::vector<Event>& events) {
+  std::string exercise_of, sha, verdict;
+  std::uint64_t seed = 0;
+  try {
+    const json::object report = json::parse(read_text(file)).as_object();
+    exercise_of = report.at("exercise").as_string();
+    sha = report.at("provenance").as_object().at("submission_sha256").as_string();
+    verdict = report.at("verdict").as_string();
+    seed = report.at("seed").to_number<std::uint64_t>();
+  } catch (const std::exception&) {
+    throw UsageError(file + " is not a JSON report of overlap (grade's --json)");
+  }
+  if (exercise_of != exercise) throw UsageError(file + " is a report of another exercise");
+  const Event* last = nullptr;
+  for (const Event& e : events) {
+    if (e.kind == Event::Kind::grade) last = &e;
+    if (e.kind == Event::Kind::grade && e.seed == seed) {
+      throw UsageError(fmt::format("{} is graded on seed {}, which the candidate saw", file, seed));
+    }
+  }
+  if (!last || sha != last->sha256) {
+    throw UsageError(file +
+                     " grades another file than the session's last version: grade that version "
+                     "(./overlap session --export holds it)");
+  }
+  grade::Tier tier{};
+  if (!boost::describe::enum_from_string(verdict.c_str(), tier)) {
+    throw UsageError(file + " is not a JSON report of overlap (grade's --json)");
+  }
+  return tier;
+}
+
+// What the code score reads from the session: each scenario's latest tier (the stretch ones are
+// follow-ups) and the first insight hint given; and the same, in words, for the printout.
+struct Facts {
+  grade::CodeInputs code;
+  std::string tiers, hints;
+  bool last_not_built = false;
+};
+Facts facts_of(const std::vector<Event>& events, const grade::ExerciseRule& ex) {
+  Facts f;
+  std::map<std::string, std::pair<grade::Tier, int>> latest;  // scenario -> tier, minute
+  std::vector<std::string> hints;
+  for (const Step& s : steps_of(events)) {
+    const Event& e = *s.event;
+    if (e.kind == Event::Kind::hint) {
+      hints.push_back(fmt::format("{} ({}{})", e.hint, s.minute, e.shown ? ", shown" : ""));
+      if (e.hint >= ex.first_insight_hint && f.code.first_insight_hint_given == 0) {
+        f.code.first_insight_hint_given = e.hint;
+      }
+    }
+    if (e.kind != Event::Kind::grade) continue;
+    f.last_not_built = !e.built;
+    for (const ScenarioLine& l : e.scenarios) {
+      if (!l.name.starts_with("stretch")) latest[l.name] = {l.verdict, s.minute};
+    }
+  }
+  std::vector<std::string> tiers;
+  for (const auto& [name, tier] : latest) {
+    f.code.tiers.push_back(tier.first);
+    tiers.push_back(fmt::format("{} {} ({})", name, grade::tier_name(tier.first), tier.second));
+  }
+  f.tiers = fmt::format("{}", fmt::join(tiers, ", "));
+  f.hints = fmt::format("{}", fmt::join(hints, ", "));
+  return f;
+}
+
 int score_command(int argc, char** argv) {
   po::options_description options("score options");
   options.add_options()("exercise", po::value<std::string>())("sessions", po::value<std::string>())(
@@ -317,53 +386,12 @@ int score_command(int argc, char** argv) {
   const grade::Format& format = rule.format(format_name);
   const grade::ExerciseRule& ex = rule.exercise(exercise);
   const Record record = current_record(sessions_of(args));
-  const std::vector<Step> steps = steps_of(record.events);
 
-  // The code: each scenario's latest tier (the stretch scenarios are follow-ups), the first
-  // insight hint given.
-  grade::CodeInputs code_in;
-  std::map<std::string, std::pair<grade::Tier, int>> latest;  // scenario -> tier, minute
-  const Event* last_version = nullptr;
-  for (const Step& s : steps) {
-    const Event& e = *s.event;
-    if (e.kind == Event::Kind::hint && e.hint >= ex.first_insight_hint &&
-        code_in.first_insight_hint_given == 0) {
-      code_in.first_insight_hint_given = e.hint;
-    }
-    if (e.kind != Event::Kind::grade) continue;
-    last_version = &e;
-    if (!e.built) continue;
-    for (const ScenarioLine& l : e.scenarios) {
-      if (!l.name.starts_with("stretch")) latest[l.name] = {l.verdict, s.minute};
-    }
-  }
-  for (const auto& [name, tier] : latest) code_in.tiers.push_back(tier.first);
+  const Facts facts = facts_of(record.events, ex);
+  grade::CodeInputs code_in = facts.code;
   code_in.gap_explained = args.count("gap-explained");
   if (args.count("unseen")) {
-    const std::string file = args["unseen"].as<std::string>();
-    json::object report;
-    try {
-      report = json::parse(read_text(file)).as_object();
-      (void)report.at("verdict").as_string();
-    } catch (const std::exception&) {
-      throw UsageError(file + " is not a JSON report of overlap (grade's --json)");
-    }
-    const std::string sha(report.at("provenance").as_object().at("submission_sha256").as_string());
-    if (!last_version || sha != last_version->sha256) {
-      throw UsageError(file +
-                       " grades another file than the session's last version: grade "
-                       "that version (./overlap session --export holds it)");
-    }
-    const auto seed = report.at("seed").to_number<std::uint64_t>();
-    for (const Event& e : record.events) {
-      if (e.kind == Event::Kind::grade && e.seed == seed) {
-        throw UsageError(
-            fmt::format("{} is graded on seed {}, which the candidate saw", file, seed));
-      }
-    }
-    grade::Tier t{};
-    boost::describe::enum_from_string(std::string(report.at("verdict").as_string()).c_str(), t);
-    code_in.unseen = t;
+    code_in.unseen = unseen_tier(args["unseen"].as<std::string>(), exercise, record.events);
   }
   const grade::SubScore code = grade::code_score(format.code, ex, code_in);
   const std::vector<int> predictions =
@@ -390,16 +418,16 @@ int score_command(int argc, char** argv) {
 
   fmt::print("{}: session {}, the {} rule\n", exercise, record.folder.filename().string(),
              format.name);
-  fmt::print("  scenarios (latest tier, minute):");
-  if (latest.empty()) fmt::print(" none built");
-  for (const auto& [name, tier] : latest) {
-    fmt::print(" {} {} ({})", name, grade::tier_name(tier.first), tier.second);
-  }
-  fmt::print("\n");
-  if (last_version && !last_version->built) {
+  fmt::print("  scenarios (latest tier, minute): {}\n",
+             facts.tiers.empty() ? "none built" : facts.tiers);
+  fmt::print("  hints (minute): {}\n", facts.hints.empty() ? "none" : facts.hints);
+  if (facts.last_not_built) {
     fmt::print("  the last version graded did not build: the tiers are the last that built\n");
   }
   for (const grade::Dimension& d : format.dimensions) {
+    if (!scores.contains(d.name)) {
+      throw std::runtime_error("the rule's sub-score '" + d.name + "' is none the kit computes");
+    }
     const int value = scores.at(d.name);
     const auto row = grade::row_of(format, d.name, value);
     fmt::print("  {:<27} {}  row {}: {}\n", d.name, value,

@@ -1,6 +1,7 @@
 # The interviewer guides against the grader (label `guide`): each guide's checked tables equal
-# the reports of the tests they name, its card fits a printed page and quotes every hint, and its
-# "find the bug" program is rejected as the guide says. Included from CMakeLists.txt, after every
+# the reports of the tests they name, its card fits a printed page and quotes every hint, its
+# score and anchors tables are the ones guides/score.json generates, and its "find the bug"
+# program is rejected as the guide says. Included from CMakeLists.txt, after every
 # grading test is defined.
 
 add_executable(overlap-guide-figures guide_figures.cpp ../grader/score_rule.cpp)
@@ -97,7 +98,7 @@ if(TARGET grade-pipeline-solution)
     COMMAND ${CMAKE_COMMAND}
       "-DCOMMAND=$<TARGET_FILE:overlap-guide-figures>;pipeline;${CMAKE_CURRENT_SOURCE_DIR}/guides/wrong_figures.md;${PROJECT_SOURCE_DIR}/guides/hints/pipeline.md;${CMAKE_CURRENT_BINARY_DIR};${PROJECT_SOURCE_DIR}"
       -DEXIT=1
-      "-DOUTPUT_MATCHES=does not quote hint 2.*row default, column baseline per step: the guide says 961, the grader 960.*row default, column pass ≤ per step: the guide says 1.50×.*row default, column reference: the guide says pass, the grader optimal.*row deep, column stages: 9 is none of the scenario's parameters.*the grader reported no deadlock \\(it reported: out-of-memory\\).*no_such_file.cpp is no program of the kit"
+      "-DOUTPUT_MATCHES=does not quote hint 2.*the score table differs from guides/score.json's:\n  guide: \\| Strong hire \\| 4 \\| ≥ 2 .*the anchors table differs from guides/score.json's:\n  guide: \\| GPipe in waves, `pass` \\| Hire.*row default, column baseline per step: the guide says 961, the grader 960.*row default, column pass ≤ per step: the guide says 1.50×.*row default, column reference: the guide says pass, the grader optimal.*row deep, column stages: 9 is none of the scenario's parameters.*the grader reported no deadlock \\(it reported: out-of-memory\\).*no_such_file.cpp is no program of the kit"
       -P ${expect_exit})
   set_tests_properties(guide.checker-rejects PROPERTIES LABELS guide
                        FIXTURES_REQUIRED graded-pipeline)

@@ -63,13 +63,35 @@ status=0
   fail "score without the interviewer's marks did not ask for them"
 score="$("$root/overlap" score pipeline --predictions 2,1 --communication 2 --follow-ups 2,2)"
 echo "$score"
-grep -q "two-stage optimal (0)" <<<"$score" || fail "score did not read the final tier"
+grep -Eq "^  scenarios \(latest tier, minute\): two-stage optimal \([0-9]+\)$" <<<"$score" ||
+  fail "score did not read the final tier"
+grep -Eq "^  hints \(minute\): 1 \([0-9]+\), 3 \([0-9]+\)$" <<<"$score" ||
+  fail "score did not read the hints"
 grep -Eq "^  code +3  row Hire: final tier optimal; Hint 3 given" <<<"$score" ||
   fail "the code score is not 3 (optimal, less one for Hint 3)"
 grep -q "^outcome: Hire$" <<<"$score" || fail "the outcome is not Hire"
 grep -q "^outcome: No$" <(
   "$root/overlap" score pipeline --predictions 2,2 --communication 2 --follow-ups 2,2 --defended) ||
   fail "a misunderstanding defended did not give No"
+
+# A regrade afterwards on a seed never shown: a report of the last version on seed 2 is taken (it
+# does not fail there, so nothing changes); one on the seed the candidate saw, or of another file,
+# is refused.
+"$judge" pipeline --submission "$root/solutions/pipeline/train.cpp" --scenario generated \
+  --seed 2 --generated 1 --json "$work/unseen.json" >/dev/null 2>&1 || true
+grep -q "^outcome: Hire$" <("$root/overlap" score pipeline --predictions 2,1 --communication 2 \
+  --follow-ups 2,2 --unseen "$work/unseen.json") || fail "a report on an unseen seed was not taken"
+"$judge" pipeline --submission "$root/solutions/pipeline/train.cpp" --scenario generated \
+  --generated 1 --json "$work/seen.json" >/dev/null 2>&1 || true
+"$judge" pipeline --submission "$work/starter.cpp" --scenario generated --seed 2 \
+  --generated 1 --json "$work/other.json" >/dev/null 2>&1 || true
+for refused in "seen.json:which the candidate saw" "other.json:grades another file"; do
+  status=0
+  "$root/overlap" score pipeline --predictions 2,1 --communication 2 --follow-ups 2,2 \
+    --unseen "$work/${refused%%:*}" >"$work/refused.txt" 2>&1 || status=$?
+  [[ $status -eq 2 ]] && grep -q "${refused#*:}" "$work/refused.txt" ||
+    fail "score took ${refused%%:*}: $(cat "$work/refused.txt")"
+done
 
 # The page, in a real browser.
 "$root/overlap" session pipeline --html "$work/session.html" >/dev/null
