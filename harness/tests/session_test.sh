@@ -33,6 +33,12 @@ grade 1 "$root/guides/find-the-bug/pipeline.cpp"              # out of memory
 grade 0 "$root/solutions/pipeline/train.cpp"                  # optimal
 grade 0 "$root/solutions/pipeline/train.cpp"                  # the same version again
 
+# Practising alone: the hint ./overlap hint shows is recorded (its own state is put back after).
+state="$root/build/hints/pipeline"
+saved="$(cat "$state" 2>/dev/null || true)"
+"$root/overlap" hint pipeline 2 >/dev/null
+if [[ -n "$saved" ]]; then echo "$saved" >"$state"; else rm -f "$state"; fi
+
 progression="$("$root/overlap" session pipeline)"
 echo "$progression"
 expected=(
@@ -44,7 +50,8 @@ expected=(
   '^ +[0-9]+  version 3, seed 1: fail  \(two-stage fail\)$'
   '^        first violation: two-stage: out-of-memory at 20 ms: forward\(step 0, mb 2\): stage 0 activations holds 3 stashes, over its budget of 2$'
   '^ +[0-9]+  version 4, seed 1: optimal  \(two-stage optimal\)$'
-  '^ +[0-9]+  version 4, seed 1: optimal  \(two-stage optimal\)$')
+  '^ +[0-9]+  version 4, seed 1: optimal  \(two-stage optimal\)$'
+  '^ +[0-9]+  hint 2, shown$')
 mapfile -t got < <(tail -n +2 <<<"$progression")
 [[ ${#got[@]} -eq ${#expected[@]} ]] || fail "the progression has ${#got[@]} lines, not ${#expected[@]}"
 for i in "${!expected[@]}"; do
@@ -52,7 +59,9 @@ for i in "${!expected[@]}"; do
 done
 
 # The version recorded is the text the judge graded.
-last_source="$(python3 -c 'import json, sys; print(json.loads(open(sys.argv[1]).readlines()[-1])["source"], end="")' "$sessions"/*/events.jsonl)"
+last_source="$(python3 -c 'import json, sys
+grades = [e for e in map(json.loads, open(sys.argv[1])) if e["event"] == "grade"]
+print(grades[-1]["source"], end="")' "$sessions"/*/events.jsonl)"
 cmp -s <(printf '%s\n' "$last_source") "$root/solutions/pipeline/train.cpp" ||
   fail "the session does not hold the text graded"
 
@@ -65,7 +74,7 @@ score="$("$root/overlap" score pipeline --predictions 2,1 --communication 2 --fo
 echo "$score"
 grep -Eq "^  scenarios \(latest tier, minute\): two-stage optimal \([0-9]+\)$" <<<"$score" ||
   fail "score did not read the final tier"
-grep -Eq "^  hints \(minute\): 1 \([0-9]+\), 3 \([0-9]+\)$" <<<"$score" ||
+grep -Eq "^  hints \(minute\): 1 \([0-9]+\), 3 \([0-9]+\), 2 \([0-9]+, shown\)$" <<<"$score" ||
   fail "score did not read the hints"
 grep -Eq "^  code +3  row Hire: final tier optimal; Hint 3 given" <<<"$score" ||
   fail "the code score is not 3 (optimal, less one for Hint 3)"
@@ -103,7 +112,7 @@ dom="$(timeout -k 10 60 "$chromium" --headless=new --no-sandbox --disable-gpu \
 count() { grep -o "$1" <<<"$dom" | wc -l; }
 [[ $(count '<circle class="grade') -eq 5 ]] || fail "the chart has not one point per grade"
 [[ $(count '<section class="version"') -eq 4 ]] || fail "the page has not one diff per version"
-[[ $(count '<line class="hint"') -eq 2 ]] || fail "the chart has not one line per hint"
+[[ $(count '<line class="hint"') -eq 3 ]] || fail "the chart has not one line per hint"
 [[ $(count 'data-tier="build"') -eq 1 ]] || fail "the build error is not on the chart"
 grep -q '<pre class="report">pipeline: OPTIMAL\|OPTIMAL (two-stage optimal' <<<"$dom" ||
   fail "the last report is not the last grade's"
