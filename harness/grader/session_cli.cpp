@@ -218,19 +218,25 @@ int import_session(const std::string& exercise, const fs::path& sessions, const 
 
 int session_command(int argc, char** argv) {
   po::options_description options("session options");
-  options.add_options()("exercise", po::value<std::string>())("sessions", po::value<std::string>())(
-      "hint", po::value<int>())("shown", po::value<int>())("reset", "")(
-      "html", po::value<std::string>())("export", po::value<std::string>())(
-      "import", po::value<std::string>());
+  options.add_options()                       //
+      ("exercise", po::value<std::string>())  //
+      ("sessions", po::value<std::string>())  //
+      ("hint", po::value<int>())              //
+      ("shown", po::value<int>())             //
+      ("reset", "")                           //
+      ("html", po::value<std::string>())      //
+      ("export", po::value<std::string>())    //
+      ("import", po::value<std::string>())    //
+      ("last", po::value<std::string>());
   const po::variables_map args = parse(argc, argv, options);
   const std::string exercise = args["exercise"].as<std::string>();
   const fs::path sessions = sessions_of(args);
   int actions = 0;
-  for (const char* a : {"hint", "shown", "reset", "html", "export", "import"}) {
+  for (const char* a : {"hint", "shown", "reset", "html", "export", "import", "last"}) {
     actions += static_cast<int>(args.count(a));
   }
   if (actions > 1) {
-    throw UsageError("one of --hint, --reset, --html, --export or --import at a time");
+    throw UsageError("one of --hint, --reset, --html, --export, --import or --last at a time");
   }
   if (args.count("reset")) {
     const fs::path folder = start_session(sessions, now_seconds());
@@ -261,6 +267,16 @@ int session_command(int argc, char** argv) {
     const std::string file = args["html"].as<std::string>();
     write_text(file, session_page(exercise, record.folder.filename().string(), record.events));
     fmt::print("overlap: {} written: session {}\n", file, record.folder.filename().string());
+    return 0;
+  }
+  if (args.count("last")) {  // the file to grade on an unseen seed afterwards
+    const Event* last = nullptr;
+    for (const Event& e : record.events) {
+      if (e.kind == Event::Kind::grade) last = &e;
+    }
+    if (!last) throw UsageError("the session has no grade yet");
+    write_text(args["last"].as<std::string>(), last->source);
+    fmt::print("overlap: {} written: the last version graded\n", args["last"].as<std::string>());
     return 0;
   }
   if (args.count("export")) {
@@ -362,11 +378,17 @@ Facts facts_of(const std::vector<Event>& events, const grade::ExerciseRule& ex) 
 
 int score_command(int argc, char** argv) {
   po::options_description options("score options");
-  options.add_options()("exercise", po::value<std::string>())("sessions", po::value<std::string>())(
-      "rule", po::value<std::string>())("format", po::value<std::string>())(
-      "predictions", po::value<std::string>())("communication", po::value<std::string>())(
-      "follow-ups", po::value<std::string>())("gap-explained", "")("defended", "")(
-      "unseen", po::value<std::string>());
+  options.add_options()                            //
+      ("exercise", po::value<std::string>())       //
+      ("sessions", po::value<std::string>())       //
+      ("rule", po::value<std::string>())           //
+      ("format", po::value<std::string>())         //
+      ("predictions", po::value<std::string>())    //
+      ("communication", po::value<std::string>())  //
+      ("follow-ups", po::value<std::string>())     //
+      ("gap-explained", "")                        //
+      ("defended", "")                             //
+      ("unseen", po::value<std::string>());
   const po::variables_map args = parse(argc, argv, options);
   const std::string exercise = args["exercise"].as<std::string>();
   std::vector<std::string> missing;
@@ -446,8 +468,10 @@ int score_command(int argc, char** argv) {
 
 int card_command(int argc, char** argv) {
   po::options_description options("card options");
-  options.add_options()("exercise", po::value<std::string>())("rule", po::value<std::string>())(
-      "format", po::value<std::string>());
+  options.add_options()                       //
+      ("exercise", po::value<std::string>())  //
+      ("rule", po::value<std::string>())      //
+      ("format", po::value<std::string>());
   const po::variables_map args = parse(argc, argv, options);
   if (!args.count("rule")) throw UsageError("--rule FILE is required");
   const grade::ScoreRule rule = grade::read_score_rule(args["rule"].as<std::string>());

@@ -86,7 +86,9 @@ grep -q "^outcome: No$" <(
 # A regrade afterwards on a seed never shown: a report of the last version on seed 2 is taken (it
 # does not fail there, so nothing changes); one on the seed the candidate saw, or of another file,
 # is refused.
-"$judge" pipeline --submission "$root/solutions/pipeline/train.cpp" --scenario generated \
+"$root/overlap" session pipeline --last "$work/last.cpp" >/dev/null
+cmp -s "$work/last.cpp" "$root/solutions/pipeline/train.cpp" || fail "--last is not the last version"
+"$judge" pipeline --submission "$work/last.cpp" --scenario generated \
   --seed 2 --generated 1 --json "$work/unseen.json" >/dev/null 2>&1 || true
 grep -q "^outcome: Hire$" <("$root/overlap" score pipeline --predictions 2,1 --communication 2 \
   --follow-ups 2,2 --unseen "$work/unseen.json") || fail "a report on an unseen seed was not taken"
