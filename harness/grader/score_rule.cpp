@@ -298,7 +298,7 @@ int weak_follow_ups(const std::vector<int>& follow_ups) {
 int half_the_points(const std::vector<int>& follow_ups) {
   int points = 0;
   for (int p : follow_ups) points += p;
-  return 2 * points >= 2 * static_cast<int>(follow_ups.size()) ? 1 : 0;  // of 2 points each
+  return points >= static_cast<int>(follow_ups.size()) ? 1 : 0;  // half of 2 points each
 }
 
 }  // namespace overlap::grade

@@ -9,12 +9,10 @@
 #include <boost/describe/enum_from_string.hpp>
 #include <boost/json.hpp>
 #include <boost/program_options.hpp>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <set>
 #include <sstream>
 
 #include "../result/verdict.hpp"
