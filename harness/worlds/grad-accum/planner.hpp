@@ -5,6 +5,8 @@
 // one are in. The best of them is the scenario's best known makespan.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,7 +46,21 @@ struct BestKnown {
   std::string note;  // which schedule reaches it, for interviewers
 };
 
-// The best planned makespan over the assignments above.
+// The best planned makespan over the rules above.
+double best_by_rule(const Scenario& s, const Decision& d);
+
+// The best assignment of the first `decisive_checks` checks to validators found by a branch and
+// bound over every assignment (a check may wait for a busy validator), starting from the rules.
+struct Searched {
+  double makespan_ms = 0;
+  std::vector<int> validator;      // check c to validator [c - 1]
+  std::optional<Assignment> rule;  // set when a rule reaches it: no search did better
+  bool exhaustive = true;          // false: the node limit cut the search short
+};
+Searched search_assignments(const Scenario& s, int decisive_checks,
+                            std::int64_t node_limit = 200'000);
+
+// The best planned makespan: the search's.
 BestKnown best_known(const Scenario& s, const Decision& d);
 
 }  // namespace overlap::grad_accum
