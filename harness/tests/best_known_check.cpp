@@ -141,8 +141,8 @@ int main(int argc, char** argv) {
     fmt::print("no correct run beats its best known by more than {:g} %\n", 100 * margin);
     return 0;
   }
-  fmt::print("{} correct runs beat their best known by more than {:g} %:\n", beaten.size(),
-             100 * margin);
+  fmt::print("correct runs more than {:g} % under their best known: {}\n", 100 * margin,
+             beaten.size());
   for (const std::string& b : beaten) fmt::print("  {}\n", b);
   return check ? 1 : 0;
 }
