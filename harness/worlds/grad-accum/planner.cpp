@@ -285,13 +285,11 @@ BestKnown best_known(const Scenario& s, const Decision& d) {
   if (found.rule) {
     assignment = assignment_name(*found.rule);
   } else {
-    std::vector<int> numbered;
-    for (int v : found.validator) numbered.push_back(v);
     assignment = fmt::format(
         "checks 1 to {} to validators {} (found by a search over every assignment, a check "
         "waiting for a faster validator where that pays; a program can only guess the decisive "
         "check and learn the validators' speeds)",
-        d.stop_check, fmt::join(numbered, " "));
+        d.stop_check, fmt::join(found.validator, " "));
   }
   return {found.makespan_ms,
           fmt::format("{:g} ms: training at full speed ({} micro-batches split over the "

@@ -2,7 +2,7 @@
 // micro-batches split over the workers by speed, a check's snapshot taken as soon as a slot is
 // free while the next step's gradients are computed), checks validated in check order on the
 // validators an assignment picks, and the stop the moment the deciding check and every earlier
-// one are in. The best of them is the scenario's best known makespan.
+// one are in. The best assignment is the scenario's best known makespan.
 #pragma once
 
 #include <cstdint>
@@ -14,9 +14,9 @@
 
 namespace overlap::grad_accum {
 
-// Which validator takes each check, as a submission can choose it: when the check's snapshot is
-// taken, from what it has seen so far. It is not told the validators' speeds, and cannot know
-// which check will decide, so the world plans no assignment that needs either.
+// Which validator takes each check, by a rule a submission can follow without the validators'
+// speeds or the deciding check: when the check's snapshot is taken, from what it has seen so far.
+// The search below knows both, so its best known may need a program to learn or guess them.
 enum class Assignment {
   free_first,   // the validator free first; among idle ones, the one idle longest (then by index)
   lowest_idle,  // the idle validator of the lowest index; if none is idle, the one free first
