@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# `./overlap hint` in a scratch copy of the kit (its hint counter is the copy's): a question
+# first, what it unlocks only with --answer, the hints in order, the answer to the question last
+# shown.
+#   hint_cli.sh <kit root> <scratch folder> <exercise>
+set -euo pipefail
+root="$1" work="$2" exercise="$3"
+fail() { echo "hint test: $*" >&2; exit 1; }
+rm -rf "$work" && mkdir -p "$work/exercises" "$work/guides"
+cp "$root/overlap" "$work/"
+cp "$root/exercises/manifest.tsv" "$work/exercises/"
+cp -r "$root/guides/hints" "$work/guides/"
+kit="$work/overlap"
+count="$(grep -c '^\*\*Hint [0-9]' "$root/guides/hints/$exercise.md")"
+
+if "$kit" hint "$exercise" --answer >/dev/null 2>&1; then fail "--answer before any question"; fi
+for n in $(seq 1 "$count"); do
+  out="$("$kit" hint "$exercise")"
+  grep -q "^hint $n of $count for $exercise:" <<<"$out" || fail "hint $n not next: $out"
+  grep -q "^\*\*Hint $n:.*\"" <<<"$out" || fail "hint $n shows no question"
+  grep -q '^\*Unlocks:\*' <<<"$out" && fail "hint $n shows its answer unasked"
+  grep -q -- "--answer" <<<"$out" || fail "hint $n does not say how to see the answer"
+  out="$("$kit" hint "$exercise" --answer)"
+  grep -q "^hint $n of $count" <<<"$out" || fail "--answer is not hint $n's: $out"
+  grep -q "^\*\*Hint $n:" <<<"$out" || fail "--answer leaves out hint $n's question"
+  grep -q '^\*Unlocks:\*' <<<"$out" || fail "--answer shows no answer for hint $n"
+  grep -q "^\*\*Hint $((n + 1)):" <<<"$out" && fail "--answer of hint $n runs into the next hint"
+done
+"$kit" hint "$exercise" | grep -q "that was the last of $count hints" || fail "no end after $count"
+out="$("$kit" hint "$exercise" 2 --answer)"
+grep -q '^\*\*Hint 2:' <<<"$out" && grep -q '^\*Unlocks:\*' <<<"$out" || fail "hint 2 --answer"
+echo "hint test: $count $exercise hints, each a question, its answer only with --answer"
