@@ -1,6 +1,7 @@
 // Checks an interviewer guide against the grader: every figure in its checked tables equals what
-// the grader reported, its card fits one printed page, and the card quotes every hint word for
-// word.
+// the grader reported, its card fits one printed page, quotes every hint word for word and gives
+// the intro (two sentences) and the prediction questions, and its page two fits a printed page
+// with every follow-up question's good and weak answers.
 //
 //   overlap-guide-figures EXERCISE GUIDE HINTS REPORTS KIT
 //
@@ -433,14 +434,15 @@ class Checker {
   int figures_ = 0;
 };
 
-// The card: from `## The card` to the next `## ` heading.
-std::string card_of(const std::vector<std::string>& lines, int& first_line) {
+// A section: from its `## ` heading to the next one.
+std::string section_of(const std::vector<std::string>& lines, const std::string& heading,
+                       int& first_line) {
   std::string out;
   bool inside = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].starts_with("## ")) {
       if (inside) break;
-      if (trim(lines[i]) == "## The card") {
+      if (trim(lines[i]) == heading) {
         inside = true;
         first_line = static_cast<int>(i) + 1;
         continue;
@@ -460,6 +462,65 @@ int words_in(const std::string& text) {
     }
   }
   return count;
+}
+
+// The pages printed for the table. The card says the intro and asks the predictions word for
+// word: `**Intro**` and `**Predictions**`, each followed by a quotation, the intro of two
+// sentences. Page two (`## Page two`) fits a printed page and gives each follow-up question
+// (`**N. ...**` under `### Follow-up questions`) the good and the weak answer it is scored against.
+void check_pages(const std::vector<std::string>& lines, const std::string& card, int card_line,
+                 const std::string& guide, int& page_two_words) {
+  const std::string flat = squeeze(card);
+  static const std::regex intro(R"re(\*\*Intro\*\*[^"]*"([^"]+)")re");
+  static const std::regex predictions(R"re(\*\*Predictions\*\*[^"]*"([^"]+)")re");
+  static const std::regex sentence_end(R"([.?!](\s|$))");
+  std::smatch m;
+  if (!std::regex_search(flat, m, intro)) {
+    error(card_line, guide, "the card gives no intro (`**Intro**` and a quotation)");
+  } else {
+    const std::string text = m[1].str();
+    const auto sentences = std::distance(
+        std::sregex_iterator(text.begin(), text.end(), sentence_end), std::sregex_iterator());
+    if (sentences != 2)
+      error(card_line, guide, "the card's intro has {} sentences, not two", sentences);
+  }
+  if (!std::regex_search(flat, m, predictions) || m[1].str().find('?') == std::string::npos)
+    error(card_line, guide, "the card asks no predictions (`**Predictions**` and a question)");
+
+  int line = 0;
+  const std::string page = section_of(lines, "## Page two", line);
+  page_two_words = words_in(page);
+  if (page.empty()) {
+    error(1, guide, "no `## Page two` section");
+    return;
+  }
+  if (page_two_words > kCardWordLimit) {
+    error(line, guide, "page two has {} words, more than a printed page ({})", page_two_words,
+          kCardWordLimit);
+  }
+  const std::size_t start = page.find("### Follow-up questions");
+  if (start == std::string::npos) {
+    error(line, guide, "page two has no `### Follow-up questions`");
+    return;
+  }
+  static const std::regex question(R"(\*\*(\d+)\. )");
+  const std::string follow_ups = page.substr(start);
+  std::vector<std::pair<std::string, std::size_t>> starts;
+  for (auto it = std::sregex_iterator(follow_ups.begin(), follow_ups.end(), question);
+       it != std::sregex_iterator(); ++it) {
+    starts.emplace_back((*it)[1].str(), static_cast<std::size_t>(it->position()));
+  }
+  if (starts.empty()) error(line, guide, "page two lists no follow-up question (`**N. ...**`)");
+  for (std::size_t q = 0; q < starts.size(); ++q) {
+    const std::size_t end = q + 1 < starts.size() ? starts[q + 1].second : follow_ups.size();
+    const std::string answer = follow_ups.substr(starts[q].second, end - starts[q].second);
+    for (const char* kind : {"*Good", "*Weak"}) {
+      if (answer.find(kind) == std::string::npos) {
+        error(line, guide, "page two: follow-up question {} has no {}:* answer", starts[q].first,
+              kind);
+      }
+    }
+  }
 }
 
 // Each hint's question: the first quotation after its `**Hint N: ...**` heading.
@@ -487,7 +548,7 @@ int main(int argc, char** argv) {
     const std::vector<std::string> lines = lines_of(read_file(guide_path));
 
     int card_line = 0;
-    const std::string card = card_of(lines, card_line);
+    const std::string card = section_of(lines, "## The card", card_line);
     const int words = words_in(card);
     if (card.empty()) error(1, guide, "no `## The card` section");
     if (words > kCardWordLimit) {
@@ -503,6 +564,9 @@ int main(int argc, char** argv) {
               question);
       }
     }
+
+    int page_two_words = 0;
+    check_pages(lines, card, card_line, guide, page_two_words);
 
     Reports reports(argv[4]);
     Checker checker(exercise, guide, reports, argv[5]);
@@ -549,8 +613,9 @@ int main(int argc, char** argv) {
     if (tables == 0)
       error(1, guide, "no checked table (<!-- checked: TEST ... --> before a table)");
     fmt::print(
-        "{}: the card {} words (at most {}), {} hints quoted; {} checked tables, {} figures\n",
-        guide, words, kCardWordLimit, questions.size(), tables, checker.figures());
+        "{}: the card {} words (at most {}), {} hints quoted; page two {} words; {} checked "
+        "tables, {} figures\n",
+        guide, words, kCardWordLimit, questions.size(), page_two_words, tables, checker.figures());
   } catch (const std::exception& e) {
     fmt::print(stderr, "overlap-guide-figures: {}\n", e.what());
     return 2;

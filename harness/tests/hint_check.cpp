@@ -183,9 +183,11 @@ int main(int argc, char** argv) {
     lex(read_file(solution_path), 1, solution);
 
     std::set<std::string> runs;  // every run of kRun tokens in the solution
-    for (std::size_t k = 0; k + kRun <= solution.size(); ++k) runs.insert(joined(solution, k, kRun));
+    for (std::size_t k = 0; k + kRun <= solution.size(); ++k)
+      runs.insert(joined(solution, k, kRun));
 
-    if (hints.empty()) errors.push_back(fmt::format("{}: no `**Hint N: ...**` heading", hints_path));
+    if (hints.empty())
+      errors.push_back(fmt::format("{}: no `**Hint N: ...**` heading", hints_path));
     for (std::size_t h = 0; h < hints.size(); ++h) {
       const Hint& hint = hints[h];
       const std::string where = fmt::format("{}:{}: hint {}", hints_path, hint.line, hint.number);
@@ -194,16 +196,18 @@ int main(int argc, char** argv) {
       const std::string question = trim(hint.question);
       if (!question.starts_with('"') || question.find('?') == std::string::npos ||
           question.find("```") != std::string::npos) {
-        errors.push_back(fmt::format("{}: does not start with a question (a quotation with a "
-                                     "`?`, before `*Unlocks:*`)",
-                                     where));
+        errors.push_back(
+            fmt::format("{}: does not start with a question (a quotation with a "
+                        "`?`, before `*Unlocks:*`)",
+                        where));
       }
       if (hint.text.find("\n*Unlocks:*") == std::string::npos)
         errors.push_back(fmt::format("{}: no answer (a line starting `*Unlocks:*`)", where));
       if (h + 1 == hints.size() && hint.text.find("```") != std::string::npos)
-        errors.push_back(fmt::format("{}: the last hint holds a code block: it describes the "
-                                     "schedule in words and numbers",
-                                     where));
+        errors.push_back(
+            fmt::format("{}: the last hint holds a code block: it describes the "
+                        "schedule in words and numbers",
+                        where));
 
       // Maximal runs of the hint's tokens that are also in the solution.
       const std::vector<Token> tokens = lex_markdown(hint.text, hint.line);
