@@ -523,6 +523,43 @@ void check_pages(const std::vector<std::string>& lines, const std::string& card,
   }
 }
 
+// Preparation, estimated from word counts: the card twice, page two, the hints file, the script
+// notes and the fast-solver branch at the rate of guides/README.md's table after
+// `<!-- preparation: R words a minute -->`, rounded up to 5 minutes, must be the minutes the
+// table gives the exercise.
+void check_preparation(const std::vector<std::string>& lines, int card_words, int page_two_words,
+                       const std::string& hints, const std::string& exercise, const fs::path& kit,
+                       const std::string& guide, int& minutes) {
+  int words = 2 * card_words + page_two_words + words_in(hints);
+  for (const char* heading :
+       {"## Before the interview", "## Script notes", "## The script in full", "## Fast solver"}) {
+    int line = 0;
+    words += words_in(section_of(lines, heading, line));
+  }
+  const std::string readme = "guides/README.md";
+  const std::vector<std::string> rows = lines_of(read_file(kit / readme));
+  static const std::regex marker(R"(^<!-- preparation: (\d+) words a minute -->\s*$)");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::smatch m;
+    if (!std::regex_match(rows[i], m, marker)) continue;
+    const int rate = std::stoi(m[1].str());
+    minutes = (words + 5 * rate - 1) / (5 * rate) * 5;
+    for (std::size_t j = i + 1; j < rows.size() && trim(rows[j]).starts_with('|'); ++j) {
+      const std::vector<std::string> cells = cells_of(rows[j]);
+      if (cells.size() < 2 || trim(cells[0]) != "`" + exercise + "`") continue;
+      if (trim(cells[1]) != std::to_string(minutes)) {
+        error(static_cast<int>(j) + 1, readme,
+              "{} takes {} minutes to prepare, the table says {}: {} words of {} at {} a minute",
+              exercise, minutes, trim(cells[1]), words, guide, rate);
+      }
+      return;
+    }
+    error(static_cast<int>(i) + 1, readme, "no preparation row for `{}`", exercise);
+    return;
+  }
+  error(1, readme, "no preparation table (`<!-- preparation: R words a minute -->`)");
+}
+
 // Each hint's question: the first quotation after its `**Hint N: ...**` heading.
 std::vector<std::pair<int, std::string>> hint_questions(const std::string& hints) {
   std::vector<std::pair<int, std::string>> out;
@@ -555,7 +592,8 @@ int main(int argc, char** argv) {
       error(card_line, guide, "the card has {} words, more than a printed page ({})", words,
             kCardWordLimit);
     }
-    const auto questions = hint_questions(read_file(argv[3]));
+    const std::string hints = read_file(argv[3]);
+    const auto questions = hint_questions(hints);
     if (questions.empty()) error(1, guide, "no hint questions found in {}", argv[3]);
     const std::string flat_card = squeeze(card);
     for (const auto& [n, question] : questions) {
@@ -565,8 +603,9 @@ int main(int argc, char** argv) {
       }
     }
 
-    int page_two_words = 0;
+    int page_two_words = 0, minutes = 0;
     check_pages(lines, card, card_line, guide, page_two_words);
+    check_preparation(lines, words, page_two_words, hints, exercise, argv[5], guide, minutes);
 
     Reports reports(argv[4]);
     Checker checker(exercise, guide, reports, argv[5]);
@@ -613,9 +652,10 @@ int main(int argc, char** argv) {
     if (tables == 0)
       error(1, guide, "no checked table (<!-- checked: TEST ... --> before a table)");
     fmt::print(
-        "{}: the card {} words (at most {}), {} hints quoted; page two {} words; {} checked "
-        "tables, {} figures\n",
-        guide, words, kCardWordLimit, questions.size(), page_two_words, tables, checker.figures());
+        "{}: the card {} words (at most {}), {} hints quoted; page two {} words; {} minutes to "
+        "prepare; {} checked tables, {} figures\n",
+        guide, words, kCardWordLimit, questions.size(), page_two_words, minutes, tables,
+        checker.figures());
   } catch (const std::exception& e) {
     fmt::print(stderr, "overlap-guide-figures: {}\n", e.what());
     return 2;
