@@ -1,6 +1,6 @@
 // Checks an exercise's hints: each one asks a question before it gives anything away, the last
-// one holds no code, and none gives away the reference solution: no hint shares a run of six or
-// more C++ tokens with it.
+// one describes the schedule in words and numbers (no code block), and none gives away the
+// reference solution: no hint shares a run of six or more C++ tokens with it.
 //
 //   overlap-hint-check HINTS SOLUTION
 //
@@ -10,6 +10,7 @@
 // inline code is not part of any token. Exit 0 when every hint holds, 1 with every problem listed.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <fstream>
@@ -131,10 +132,10 @@ std::string joined(const std::vector<Token>& tokens, std::size_t from, std::size
 
 struct Hint {
   int number;
-  int line;           // of its heading
-  std::string title;  // the heading
+  int line;  // of its heading
   std::string question;
-  std::string text;  // all of it, heading to the next hint
+  std::string answer;  // from the line `*Unlocks:*` on
+  std::string text;    // all of it, heading to the next hint
 };
 
 std::vector<Hint> hints_of(const std::string& file) {
@@ -148,15 +149,15 @@ std::vector<Hint> hints_of(const std::string& file) {
     std::smatch m;
     if (std::regex_match(l, m, heading)) {
       const std::size_t close = l.find("**", 2);
-      out.push_back({std::stoi(m[1].str()), line, l.substr(0, close + 2),
-                     close == std::string::npos ? "" : l.substr(close + 2), l + '\n'});
+      out.push_back({std::stoi(m[1].str()), line,
+                     close == std::string::npos ? "" : l.substr(close + 2), "", l + '\n'});
       in_answer = false;
       continue;
     }
     if (out.empty()) continue;
     out.back().text += l + '\n';
     if (l.starts_with("*Unlocks:*")) in_answer = true;
-    if (!in_answer) out.back().question += '\n' + l;
+    (in_answer ? out.back().answer : out.back().question) += '\n' + l;
   }
   return out;
 }
@@ -201,13 +202,15 @@ int main(int argc, char** argv) {
                         "`?`, before `*Unlocks:*`)",
                         where));
       }
-      if (hint.text.find("\n*Unlocks:*") == std::string::npos)
+      if (hint.answer.empty())
         errors.push_back(fmt::format("{}: no answer (a line starting `*Unlocks:*`)", where));
-      if (h + 1 == hints.size() && hint.text.find("```") != std::string::npos)
-        errors.push_back(
-            fmt::format("{}: the last hint holds a code block: it describes the "
-                        "schedule in words and numbers",
-                        where));
+      if (h + 1 == hints.size()) {  // the schedule in words and numbers
+        if (hint.text.find("```") != std::string::npos)
+          errors.push_back(fmt::format("{}: the last hint holds a code block", where));
+        if (std::none_of(hint.answer.begin(), hint.answer.end(),
+                         [](unsigned char c) { return std::isdigit(c); }))
+          errors.push_back(fmt::format("{}: the last hint's answer gives no numbers", where));
+      }
 
       // Maximal runs of the hint's tokens that are also in the solution.
       const std::vector<Token> tokens = lex_markdown(hint.text, hint.line);

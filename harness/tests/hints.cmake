@@ -1,7 +1,7 @@
 # The hints (guides/hints/<exercise>.md) against the reference solutions (label unit): each hint
-# asks a question before it answers, the last one holds no code, and none shares a run of six C++
-# tokens with solutions/<exercise>/train.cpp. `./overlap hint` shows the question, and the answer
-# only when asked (label cli). Included from CMakeLists.txt.
+# asks a question before it answers, the last one gives numbers and no code, and none shares a run
+# of six C++ tokens with solutions/<exercise>/train.cpp. `./overlap hint` shows the question, and
+# the answer only when asked (label cli). Included from CMakeLists.txt.
 
 add_executable(overlap-hint-check hint_check.cpp)
 target_link_libraries(overlap-hint-check PRIVATE fmt::fmt)
@@ -18,12 +18,13 @@ foreach(exercise IN LISTS OVERLAP_EXERCISES)
 endforeach()
 
 # The check rejects what is wrong: a hint handing over a line of the solution (reformatted, over
-# three lines), and a last hint that is a directive with code; the good hint goes unnamed.
+# three lines), and a last hint that is a directive with code and no numbers; the good hint goes
+# unnamed.
 add_test(NAME unit.hints.rejects-shared
   COMMAND ${CMAKE_COMMAND}
     "-DCOMMAND=$<TARGET_FILE:overlap-hint-check>;${CMAKE_CURRENT_SOURCE_DIR}/hints/shares_solution.md;${PROJECT_SOURCE_DIR}/solutions/pipeline/train.cpp"
     -DEXIT=1
-    "-DOUTPUT_MATCHES=shares_solution.md:13: hint 2 shares 32 tokens with [^:]*solutions/pipeline/train.cpp: const int warmup = std :: min \\( { pipe \\. num_stages \\( \\) - s - 1 , pipe \\. stash_budget \\( s \\) - 1 , m } \\) ;.*hint 3: does not start with a question.*hint 3: the last hint holds a code block"
+    "-DOUTPUT_MATCHES=shares_solution.md:13: hint 2 shares 32 tokens with [^:]*solutions/pipeline/train.cpp: const int warmup = std :: min \\( { pipe \\. num_stages \\( \\) - s - 1 , pipe \\. stash_budget \\( s \\) - 1 , m } \\) ;.*hint 3: does not start with a question.*hint 3: the last hint holds a code block.*hint 3: the last hint's answer gives no numbers"
     "-DOUTPUT_LACKS=hint 1"
     -P ${expect_exit})
 set_tests_properties(unit.hints.rejects-shared PROPERTIES LABELS unit)
