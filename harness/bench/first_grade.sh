@@ -5,9 +5,12 @@
 # candidate waits: run it on an otherwise idle machine), and the CPU time of each build target
 # (the sum over its translation units, each compile timed alone: steady on a busy machine too),
 # the heaviest first.
-#   harness/bench/first_grade.sh [exercise ...]   (default: pipeline)
+# --at REV measures an earlier commit the same way, for a before and after.
+#   harness/bench/first_grade.sh [--at REV] [exercise ...]   (default: pipeline)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+at=HEAD
+if [[ "${1:-}" == --at ]]; then at="$2"; shift 2; fi
 exercises=("$@")
 [[ ${#exercises[@]} -gt 0 ]] || exercises=(pipeline)
 work="$(mktemp -d)"
@@ -30,6 +33,7 @@ seconds_since() { awk -v s="$1" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e 
 for exercise in "${exercises[@]}"; do
   clone="$work/$exercise"
   git clone -q "$root" "$clone"
+  git -C "$clone" checkout -q "$at"
   : >"$work/cpu.log"
   start=$(date +%s.%N)
   cmake --preset default -S "$clone" -DCMAKE_CXX_COMPILER_LAUNCHER="$work/timed" >/dev/null
@@ -44,8 +48,8 @@ for exercise in "${exercises[@]}"; do
     exit 1
   fi
   run=$(grep -o 'graded [0-9]* scenarios* in [0-9.]* s of real time' "$work/out" || true)
-  printf '%s: first grade %.1f s on %s cores: configure %s s, build and grade %s s (%s)\n' \
-    "$exercise" "$(awk -v a="$configured" -v b="$graded" 'BEGIN { print a + b }')" "$(nproc)" \
+  printf '%s at %s: first grade %.1f s on %s cores: configure %s s, build and grade %s s (%s)\n' \
+    "$exercise" "$(git -C "$clone" rev-parse --short HEAD)" "$(awk -v a="$configured" -v b="$graded" 'BEGIN { print a + b }')" "$(nproc)" \
     "$configured" "$graded" "$run"
   awk '$3 ~ /\.(o|pch)$/ {
          target = $3

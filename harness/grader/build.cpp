@@ -17,6 +17,7 @@
 
 #include "../sandbox/empty_root.hpp"
 #include "admission.hpp"
+#include "files.hpp"
 
 namespace overlap::grade {
 
@@ -131,12 +132,7 @@ class Step {
   bool done_ = false;
 };
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string read_file(const std::string& path) { return file_bytes(path).value_or(""); }
 
 // The compile's command, made to preprocess into `preprocessed` and name every header it reads
 // on stderr (-H): what the admission checks read, even when the compile fails.

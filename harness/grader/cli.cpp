@@ -27,10 +27,12 @@
 #include "../sandbox/empty_root.hpp"
 #include "../worlds/common/exercise.hpp"
 #include "build.hpp"
+#include "files.hpp"
 #include "program.hpp"
 #include "sandbox_host.hpp"
 #include "scratch.hpp"
 #include "selection.hpp"
+#include "session.hpp"
 #include "sha256.hpp"
 
 namespace overlap::grade {
@@ -153,15 +155,6 @@ std::string first_line_of(const std::string& command) {
   return line;
 }
 
-// A file's bytes, or nothing when it cannot be read.
-std::optional<std::string> read_bytes(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << file.rdbuf();
-  if (!file) return std::nullopt;
-  return std::move(bytes).str();
-}
-
 // `graded`: the bytes of the graded source, if the judge has them.
 Provenance provenance(const std::optional<std::string>& graded, double time_limit) {
   Provenance p;
@@ -188,7 +181,7 @@ class SavedAgain {
   SavedAgain(const SavedAgain&) = delete;
   SavedAgain& operator=(const SavedAgain&) = delete;
   ~SavedAgain() {
-    if (read_bytes(file_) == graded_) return;
+    if (file_bytes(file_) == graded_) return;
     std::cout.flush();  // after the report, also when both go to one file
     fmt::print(stderr,
                "overlap: {} was saved again after the grade began: the above is of the version "
@@ -268,7 +261,13 @@ int main(int argc, char** argv) {
        "--submission, and says if the file has been saved again since)")                          //
       ("submission-name", po::value<std::string>(), "the graded file, as the report names it")    //
       ("source", po::value<std::string>(), "the graded file, for its fingerprint in the report")  //
-      ("gdb", "run the submission program under gdb, one scenario, no deadline: no verdict")      //
+      ("session", po::value<std::string>(),
+       "append this grade to the current session of this sessions folder (the candidate's "
+       "file, graded through the script)")  //
+      ("recorded-at", po::value<std::int64_t>(),
+       "the time the session records for this grade, in seconds since the epoch (a regrade of "
+       "an imported session keeps the candidate's times)")                                    //
+      ("gdb", "run the submission program under gdb, one scenario, no deadline: no verdict")  //
       ("no-sandbox",
        "build and run the submission without the sandbox's namespaces (the system-call filter "
        "and the limits stay; the report says so): for a machine that cannot make them");
@@ -362,8 +361,19 @@ int main(int argc, char** argv) {
   // A submission is built here, in a scratch folder of this run's own, removed at the end.
   const Scratch scratch;
   std::string program, source;
-  std::optional<std::string> graded;  // the bytes graded, read once
+  std::optional<std::string> graded;  // the bytes graded, read once (the session records them)
   std::optional<SavedAgain> saved_again;
+  const auto record = [&](const session::Event& event) {
+    if (!args.count("session")) return;
+    try {
+      session::append(session::current_session(args["session"].as<std::string>()), event);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "overlap: the session did not record this grade: {}\n", e.what());
+    }
+  };
+  const std::int64_t recorded_at =
+      args.count("recorded-at") ? args["recorded-at"].as<std::int64_t>() : session::now_seconds();
+  const std::string scenario_option = request.scenario.value_or("");
   if (args.count("submission")) {
     source = args["submission"].as<std::string>();
     const std::string saved = args.count("saved") ? args["saved"].as<std::string>() : source;
@@ -378,7 +388,7 @@ int main(int argc, char** argv) {
                  kMaxSourceBytes >> 20);
       return kBuildFailed;
     }
-    graded = read_bytes(saved);
+    graded = file_bytes(saved);
     if (!graded) {
       fmt::print(stderr, "overlap: cannot read {}\n", saved);
       return kUsage;
@@ -395,8 +405,11 @@ int main(int argc, char** argv) {
       return kGraderError;
     }
     if (auto* failure = std::get_if<BuildFailure>(&built)) {
+      const std::string messages = compiler_messages(failure->message);
       fmt::print(stderr, "{}overlap: the submission was not graded: it did not build (see above)\n",
-                 compiler_messages(failure->message));
+                 messages);
+      record(session::build_failure_event(*graded, recorded_at, selection.seed, scenario_option,
+                                          request.generated, messages));
       return kBuildFailed;
     }
     program = std::get<Built>(built).program;
@@ -430,7 +443,7 @@ int main(int argc, char** argv) {
   // A file's name is any bytes: the report's text is UTF-8.
   report.submission = protocol::escape_control(shown_name(args, source.empty() ? program : source));
   report.compiler = OVERLAP_COMPILER;
-  if (args.count("source")) graded = read_bytes(args["source"].as<std::string>());
+  if (args.count("source")) graded = file_bytes(args["source"].as<std::string>());
   report.provenance = provenance(graded, time_limit);
   report.provenance.namespaces = namespaces;
   report.seed = selection.seed;
@@ -457,7 +470,11 @@ int main(int argc, char** argv) {
   report.real_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
-  report::print_text(report, std::cout);
+  std::ostringstream printed;
+  report::print_text(report, printed);
+  std::cout << printed.str();
+  record(session::grade_event(report, graded.value_or(""), recorded_at, scenario_option,
+                              request.generated, printed.str()));
   if (args.count("interviewer")) print_stretch(exercise, request);
   if (args.count("json") && !write_file(args["json"].as<std::string>(),
                                         boost::json::serialize(report::to_json(report)))) {

@@ -4,10 +4,11 @@
 #         -DWORK=<dir> -DEXIT=<code> [-DARGS="--opt value ..."] [-DVERDICT=<tier>]
 #         [-DCORRECT=ON|OFF] [-DKINDS=k1,k2] [-DMAKESPANS=name=ms,...] [-DSPEEDUP=<x>]
 #         [-DOUTPUT_MATCHES=<regex>] [-DGENERATED=ON] [-DWITHIN_MS=<ms>] [-DRUNS=<n>]
-#         [-DREPLAY=ON] -P expect_grade.cmake
+#         [-DREPLAY=ON] [-DOVERALL=<tier> [-DONE_BELOW=ON]] -P expect_grade.cmake
 # The named scenarios are graded, and with GENERATED the default generated set too (as
 # `overlap grade` does), unless ARGS chooses. VERDICT, CORRECT and SPEEDUP must hold in every
-# scenario graded. KINDS is the exact set of
+# scenario graded; OVERALL is the report's overall tier (the worst scenario's), and with ONE_BELOW
+# one scenario alone has it (the others are better). KINDS is the exact set of
 # violation kinds every scenario graded reports (KINDS= for none). MAKESPANS pins makespans
 # exactly (virtual time): every pin must name a scenario graded, and when the run grades every
 # named scenario (no --scenario in ARGS), every named one must be pinned. WITHIN_MS bounds the
@@ -46,6 +47,18 @@ file(READ "${json}" report)
 string(JSON count LENGTH "${report}" scenarios)
 if(count EQUAL 0)
   message(FATAL_ERROR "the report has no scenarios")
+endif()
+string(JSON overall GET "${report}" verdict)
+if(DEFINED OVERALL AND NOT overall STREQUAL OVERALL)
+  message(FATAL_ERROR "expected the overall verdict ${OVERALL}, got ${overall}")
+endif()
+if(ONE_BELOW)
+  string(REGEX MATCHALL "\"verdict\":\"${overall}\"" at_overall "${report}")
+  list(LENGTH at_overall at_overall)
+  math(EXPR at_overall "${at_overall} - 1")  # the report's own overall verdict is one of them
+  if(NOT at_overall EQUAL 1)
+    message(FATAL_ERROR "expected one scenario alone at ${overall}, got ${at_overall}")
+  endif()
 endif()
 set(names "")
 math(EXPR last "${count} - 1")

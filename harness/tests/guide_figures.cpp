@@ -9,8 +9,12 @@
 // TEST a ctest test that wrote REPORTS/TEST/report.json. Its rows are keyed by a `scenario` column
 // (figures of that scenario: baseline, bound, best known, tier lines, the reference's makespan,
 // and parameters) or by a `kit file` column (a program of the kit, graded by its own test:
-// verdicts, violation kinds and makespans per scenario). Exit 0 when everything holds, 1 with
-// every disagreement listed otherwise.
+// verdicts, violation kinds and makespans per scenario). The card's score table, after
+// `<!-- score table: FORMAT -->`, is the one guides/score.json generates (with the sentence that
+// reads it), and the anchors table, after `<!-- anchors: FORMAT -->`, lists every anchor of the
+// exercise with its overall tier on the default set, as the data says and as its test
+// anchor.EXERCISE.NAME graded it. Exit 0 when everything holds, 1 with every disagreement listed
+// otherwise.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -26,6 +30,9 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "../grader/score_rule.hpp"
+#include "../result/verdict.hpp"
 
 namespace json = boost::json;
 namespace fs = std::filesystem;
@@ -571,6 +578,94 @@ std::vector<std::pair<int, std::string>> hint_questions(const std::string& hints
   return out;
 }
 
+// The lines of a block that starts after `marker`'s line: up to the first blank line.
+std::vector<std::string> block_after(const std::vector<std::string>& lines, std::size_t marker) {
+  std::vector<std::string> out;
+  for (std::size_t j = marker + 1; j < lines.size() && !trim(lines[j]).empty(); ++j) {
+    out.push_back(lines[j]);
+  }
+  return out;
+}
+
+// The anchors table, generated from the rule's data: a row per anchor.
+std::string anchors_table(const std::vector<overlap::grade::Anchor>& anchors) {
+  std::string out =
+      "| anchor | outcome | kit file | overall on the default set |\n| --- | --- | --- | --- |\n";
+  for (const auto& a : anchors) {
+    out += fmt::format("| {} | {} | `{}` | `{}` |\n", a.says, a.outcome, a.program,
+                       overlap::grade::tier_name(a.verdict));
+  }
+  return out;
+}
+
+// The score table and the anchors table of a guide: as the rule's data generates them, and each
+// anchor's overall tier as its test graded it.
+void check_score_tables(const std::string& exercise, const std::string& guide,
+                        const std::vector<std::string>& lines, const fs::path& kit,
+                        Reports& reports) {
+  const auto rule = overlap::grade::read_score_rule((kit / "guides/score.json").string());
+  const auto& ex = rule.exercise(exercise);
+  static const std::regex score_marker(R"(^<!-- score table: ([\w-]+) -->\s*$)");
+  static const std::regex anchors_marker(R"(^<!-- anchors: ([\w-]+) -->\s*$)");
+  std::set<std::string> scored, anchored;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::smatch m;
+    const bool score = std::regex_match(lines[i], m, score_marker);
+    if (!score && !std::regex_match(lines[i], m, anchors_marker)) continue;
+    const std::string format = m[1].str();
+    if (!rule.formats.contains(format)) {
+      error(static_cast<int>(i) + 1, guide, "guides/score.json has no format {}", format);
+      continue;
+    }
+    const auto found = ex.anchors.find(format);
+    const std::vector<overlap::grade::Anchor> anchors =
+        found == ex.anchors.end() ? std::vector<overlap::grade::Anchor>{} : found->second;
+    std::string expected =
+        score ? overlap::grade::card_table(rule.format(format), anchors) : anchors_table(anchors);
+    std::vector<std::string> want = lines_of(expected);
+    std::vector<std::string> have = block_after(lines, i);
+    if (score) {  // the sentence that reads it, after a blank line
+      want.push_back(rule.format(format).reading);
+      const std::size_t reading = i + have.size() + 2;
+      have.push_back(reading < lines.size() ? lines[reading] : "(nothing)");
+    }
+    for (std::size_t k = 0; k < std::max(want.size(), have.size()); ++k) {
+      const std::string w = k < want.size() ? want[k] : "(nothing)";
+      const std::string h = k < have.size() ? have[k] : "(nothing)";
+      if (w != h) {
+        error(static_cast<int>(i + 2 + k), guide,
+              "the {} table differs from guides/score.json's:\n  guide: {}\n  data:  {}",
+              score ? "score" : "anchors", h, w);
+        break;
+      }
+    }
+    (score ? scored : anchored).insert(format);
+    if (score) continue;
+    for (const auto& a : anchors) {
+      const std::string test = fmt::format("anchor.{}.{}", exercise, a.name);
+      const json::object* report = reports.get(test);
+      if (!report) {
+        error(static_cast<int>(i) + 1, guide, "no report of test {} (did it run?)", test);
+        continue;
+      }
+      const std::string overall(report->at("verdict").as_string());
+      if (overall != overlap::grade::tier_name(a.verdict)) {
+        error(static_cast<int>(i) + 1, guide,
+              "anchor {} ({}): the data says `{}` on the default set, the grader {}", a.name,
+              a.program, overlap::grade::tier_name(a.verdict), overall);
+      }
+    }
+  }
+  for (const auto& [format, anchors] : ex.anchors) {
+    if (!scored.contains(format)) {
+      error(1, guide, "no score table for format {} (<!-- score table: {} -->)", format, format);
+    }
+    if (!anchored.contains(format)) {
+      error(1, guide, "no anchors table for format {} (<!-- anchors: {} -->)", format, format);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -608,6 +703,7 @@ int main(int argc, char** argv) {
     check_preparation(lines, words, page_two_words, hints, exercise, argv[5], guide, minutes);
 
     Reports reports(argv[4]);
+    check_score_tables(exercise, guide, lines, argv[5], reports);
     Checker checker(exercise, guide, reports, argv[5]);
     static const std::regex marker(R"(^<!-- checked: ([^>]*) -->\s*$)");
     int tables = 0;

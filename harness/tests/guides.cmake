@@ -1,10 +1,11 @@
 # The interviewer guides against the grader (label `guide`): each guide's checked tables equal
-# the reports of the tests they name, its card fits a printed page and quotes every hint, and its
-# "find the bug" program is rejected as the guide says. Included from CMakeLists.txt, after every
+# the reports of the tests they name, its card fits a printed page and quotes every hint, its
+# score and anchors tables are the ones guides/score.json generates, and its "find the bug"
+# program is rejected as the guide says. Included from CMakeLists.txt, after every
 # grading test is defined.
 
-add_executable(overlap-guide-figures guide_figures.cpp)
-target_link_libraries(overlap-guide-figures PRIVATE Boost::json fmt::fmt)
+add_executable(overlap-guide-figures guide_figures.cpp ../grader/score_rule.cpp)
+target_link_libraries(overlap-guide-figures PRIVATE overlap_result Boost::json fmt::fmt)
 
 # overlap_find_the_bug(<world> EXIT <code> CHECKS ...): guides/find-the-bug/<world>.cpp, the wrong
 # program a fast candidate reads, graded as its guide says.
@@ -16,8 +17,73 @@ function(overlap_find_the_bug world)
     EXIT ${ARG_EXIT} CHECKS ${ARG_CHECKS})
 endfunction()
 
+# The submission target that builds a kit file (made when no test made it yet), or a variant.
+function(overlap_target_of exercise program name out)
+  if(program STREQUAL "solutions/${exercise}/train.cpp")
+    set(target grade-${exercise}-solution)
+  elseif(program STREQUAL "guides/find-the-bug/${exercise}.cpp")
+    set(target find-the-bug-${exercise})
+  elseif(program MATCHES "^variant ([a-z_]+)$")
+    set(target variant-${exercise}-${CMAKE_MATCH_1})
+  elseif(program MATCHES "^harness/tests/(mutant|design)s/${exercise}/([a-z_]+)\\.cpp$")
+    set(target ${CMAKE_MATCH_1}-${exercise}-${CMAKE_MATCH_2})
+    if(NOT TARGET ${target})
+      overlap_add_submission(${target} WORLD ${exercise} SOURCE ${PROJECT_SOURCE_DIR}/${program})
+    endif()
+  else()
+    message(FATAL_ERROR "guides/score.json: ${exercise} anchor ${name}: ${program} is no "
+                        "program of the kit (a solution, design, mutant, find-the-bug or variant)")
+  endif()
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "guides/score.json: ${exercise} anchor ${name}: no target ${target}")
+  endif()
+  set(${out} ${target} PARENT_SCOPE)
+endfunction()
+
+# The anchors of the score sheet (guides/score.json): each program graded on the default set
+# (named and generated), its overall tier what the rule's data says (label generated). The
+# guides' checked anchor tables read these reports.
+file(READ ${PROJECT_SOURCE_DIR}/guides/score.json score_rule)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/guides/score.json)
+function(overlap_anchor_tests exercise)
+  string(JSON formats ERROR_VARIABLE missing GET "${score_rule}" exercises ${exercise} anchors)
+  if(missing)
+    return()
+  endif()
+  string(JSON format_count LENGTH "${formats}")
+  math(EXPR last_format "${format_count} - 1")
+  foreach(f RANGE ${last_format})
+    string(JSON format MEMBER "${formats}" ${f})
+    string(JSON count LENGTH "${formats}" ${format})
+    if(count EQUAL 0)
+      continue()
+    endif()
+    math(EXPR last "${count} - 1")
+    foreach(i RANGE ${last})
+      string(JSON name GET "${formats}" ${format} ${i} name)
+      string(JSON program GET "${formats}" ${format} ${i} program)
+      string(JSON verdict GET "${formats}" ${format} ${i} verdict)
+      string(JSON one_below ERROR_VARIABLE no_one_below GET "${formats}" ${format} ${i} one_below)
+      if(no_one_below)
+        set(one_below OFF)
+      endif()
+      if(TEST anchor.${exercise}.${name})
+        continue()  # the same anchor in two formats
+      endif()
+      overlap_target_of(${exercise} "${program}" ${name} target)
+      set(exit 1)
+      if(verdict STREQUAL "pass" OR verdict STREQUAL "optimal")
+        set(exit 0)
+      endif()
+      overlap_grade_test(anchor.${exercise}.${name} LABEL generated GRADER ${target} EXIT ${exit}
+        GENERATED CHECKS -DOVERALL=${verdict} -DONE_BELOW=${one_below})
+    endforeach()
+  endforeach()
+endfunction()
+
 foreach(exercise IN LISTS OVERLAP_EXERCISES)
   include(${CMAKE_CURRENT_SOURCE_DIR}/guides/${exercise}.cmake OPTIONAL)
+  overlap_anchor_tests(${exercise})
   add_test(NAME guide.${exercise}
     COMMAND overlap-guide-figures ${exercise} ${PROJECT_SOURCE_DIR}/guides/${exercise}.md
             ${PROJECT_SOURCE_DIR}/guides/hints/${exercise}.md ${CMAKE_CURRENT_BINARY_DIR}
@@ -32,7 +98,7 @@ if(TARGET grade-pipeline-solution)
     COMMAND ${CMAKE_COMMAND}
       "-DCOMMAND=$<TARGET_FILE:overlap-guide-figures>;pipeline;${CMAKE_CURRENT_SOURCE_DIR}/guides/wrong_figures.md;${PROJECT_SOURCE_DIR}/guides/hints/pipeline.md;${CMAKE_CURRENT_BINARY_DIR};${PROJECT_SOURCE_DIR}"
       -DEXIT=1
-      "-DOUTPUT_MATCHES=does not quote hint 2.*row default, column baseline per step: the guide says 961, the grader 960.*row default, column pass ≤ per step: the guide says 1.50×.*row default, column reference: the guide says pass, the grader optimal.*row deep, column stages: 9 is none of the scenario's parameters.*the grader reported no deadlock \\(it reported: out-of-memory\\).*no_such_file.cpp is no program of the kit"
+      "-DOUTPUT_MATCHES=does not quote hint 2.*the score table differs from guides/score.json's:\n  guide: \\| Strong hire \\| 4 \\| ≥ 2 .*the anchors table differs from guides/score.json's:\n  guide: \\| GPipe in waves, `pass` \\| Hire.*row default, column baseline per step: the guide says 961, the grader 960.*row default, column pass ≤ per step: the guide says 1.50×.*row default, column reference: the guide says pass, the grader optimal.*row deep, column stages: 9 is none of the scenario's parameters.*the grader reported no deadlock \\(it reported: out-of-memory\\).*no_such_file.cpp is no program of the kit"
       -P ${expect_exit})
   set_tests_properties(guide.checker-rejects PROPERTIES LABELS guide
                        FIXTURES_REQUIRED graded-pipeline)

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# `./overlap hint` in a scratch copy of the kit (its hint counter is the copy's): a question
-# first, what it unlocks only with --answer, the hints in order, the answer to the question last
-# shown.
+# `./overlap hint`: a question first, what it unlocks only with --answer, the hints in order, the
+# answer to the question last shown; the session records each question shown, once. The kit's
+# hint counter is put back after; the sessions are the scratch folder's.
 #   hint_cli.sh <kit root> <scratch folder> <exercise>
 set -euo pipefail
 root="$1" work="$2" exercise="$3"
 fail() { echo "hint test: $*" >&2; exit 1; }
-rm -rf "$work" && mkdir -p "$work/exercises" "$work/guides"
-cp "$root/overlap" "$work/"
-cp "$root/exercises/manifest.tsv" "$work/exercises/"
-cp -r "$root/guides/hints" "$work/guides/"
-kit="$work/overlap"
+rm -rf "$work" && mkdir -p "$work"
+export OVERLAP_SESSIONS="$work/sessions"
+state="$root/build/hints/$exercise"
+saved="$(cat "$state" 2>/dev/null || true)"
+restore() { if [[ -n "$saved" ]]; then echo "$saved" >"$state"; else rm -f "$state"; fi; }
+trap restore EXIT
+rm -f "$state"
+kit="$root/overlap"
 count="$(grep -c '^\*\*Hint [0-9]' "$root/guides/hints/$exercise.md")"
 
 if "$kit" hint "$exercise" --answer >/dev/null 2>&1; then fail "--answer before any question"; fi
@@ -29,4 +32,8 @@ done
 "$kit" hint "$exercise" | grep -q "that was the last of $count hints" || fail "no end after $count"
 out="$("$kit" hint "$exercise" 2 --answer)"
 grep -q '^\*\*Hint 2:' <<<"$out" && grep -q '^\*Unlocks:\*' <<<"$out" || fail "hint 2 --answer"
+
+# Recorded: each question as it was shown, hint 2 again when asked for by number.
+recorded="$("$kit" session "$exercise" | grep -oE 'hint [0-9]+, shown' | grep -oE '[0-9]+' | xargs)"
+[[ "$recorded" == "$(seq -s ' ' 1 "$count") 2" ]] || fail "the session recorded hints: $recorded"
 echo "hint test: $count $exercise hints, each a question, its answer only with --answer"

@@ -14,7 +14,8 @@ foreach(exercise IN LISTS OVERLAP_EXERCISES)
   add_test(NAME cli.hint.${exercise}
     COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/hint_cli.sh ${PROJECT_SOURCE_DIR}
             ${CMAKE_CURRENT_BINARY_DIR}/hint-cli-${exercise} ${exercise})
-  set_tests_properties(cli.hint.${exercise} PROPERTIES LABELS cli)
+  # The script's hint records in a session through the judge, built in the build folder.
+  set_tests_properties(cli.hint.${exercise} PROPERTIES LABELS cli RESOURCE_LOCK build-folder)
 endforeach()
 
 # The check rejects what is wrong: a hint handing over a line of the solution (reformatted, over

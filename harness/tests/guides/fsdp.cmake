@@ -22,7 +22,9 @@ overlap_variant(fsdp no_gradient_cap REJECTED
   "-DOUTPUT_MATCHES=rank 0: backward\\(layer 9\\): rank 0 gradients holds 3 layers, over its budget of 2")
 
 # Lock-step slots (harness/tests/designs/fsdp/lock_step.cpp), the simplest overlapped design that
-# is correct everywhere: each slot waits for its slowest stream. The guide's anchor for `pass`.
+# is correct everywhere: each slot waits for its slowest stream. `pass` on the named scenarios,
+# `slow` on one generated scenario of the default set (anchor.fsdp.lock_step: the card's Hire
+# anchor, explained).
 overlap_grade_test(design.fsdp.lock_step LABEL solution GRADER design-fsdp-lock_step EXIT 0
   CHECKS -DCORRECT=ON -DKINDS=
   -DMAKESPANS=default=510,comm-bound=990,compute-bound=760,straggler-rank=635,eight-ranks=571.667)

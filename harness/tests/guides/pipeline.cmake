@@ -13,7 +13,8 @@ overlap_grade_test(style.pipeline.per_device.stretch LABEL solution GRADER style
   -DMAKESPANS=stretch-two-stashes=1530,stretch-slow-first=1080)
 
 # The simplest correct design that bounds memory, GPipe in waves of the tightest budget: `pass` on
-# the named scenarios (the guide's anchor for a code score of 3).
+# the named scenarios, `slow` on the default set (anchor.pipeline.gpipe_waves: the card's Lean no
+# anchor).
 overlap_grade_test(design.pipeline.gpipe_waves LABEL solution GRADER design-pipeline-gpipe_waves
   EXIT 0 CHECKS -DCORRECT=ON -DKINDS= -DVERDICT=pass
   -DMAKESPANS=default=1260,imbalanced=1620,deep=5400,two-stage=1080)

@@ -1,0 +1,505 @@
+#include "session_cli.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/describe/enum_from_string.hpp>
+#include <boost/json.hpp>
+#include <boost/program_options.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "../result/verdict.hpp"
+#include "files.hpp"
+#include "score_rule.hpp"
+#include "session.hpp"
+#include "session_page.hpp"
+
+extern char** environ;
+
+namespace overlap::session {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr int kUsage = 2;
+constexpr int kRecordError = 4;
+constexpr const char* kDefaultFormat = "45-minute";
+constexpr const char* kExportSchema = "overlap-session";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string readable_text(const fs::path& path) {
+  std::optional<std::string> text = grade::file_bytes(path);
+  if (!text) throw UsageError("cannot read " + path.string());
+  return std::move(*text);
+}
+
+void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw UsageError("cannot write " + path.string());
+}
+
+// The options shared by the commands, parsed with the exercise as the first argument.
+po::variables_map parse(int argc, char** argv, const po::options_description& options) {
+  po::positional_options_description positional;
+  positional.add("exercise", 1);
+  po::variables_map args;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(options).positional(positional).run(),
+              args);
+    po::notify(args);
+  } catch (const po::error& e) {
+    throw UsageError(e.what());
+  }
+  if (!args.count("exercise")) throw UsageError("name an exercise");
+  return args;
+}
+
+fs::path sessions_of(const po::variables_map& args) {
+  if (!args.count("sessions")) throw UsageError("--sessions DIR is required");
+  return args["sessions"].as<std::string>();
+}
+
+// The session as it stands: its folder and events (none yet: an empty record).
+struct Record {
+  fs::path folder;
+  std::vector<Event> events;
+};
+Record current_record(const fs::path& sessions) {
+  Record r{current_session(sessions), {}};
+  r.events = read_events(r.folder);
+  return r;
+}
+
+void print_progression(const std::string& exercise, const Record& record) {
+  const std::vector<Step> steps = steps_of(record.events);
+  fmt::print("{}: session {} (minutes from its start)\n", exercise,
+             record.folder.filename().string());
+  for (const Step& s : steps) {
+    const Event& e = *s.event;
+    if (e.kind == Event::Kind::start) {
+      fmt::print("{:>4}  session started\n", s.minute);
+    } else if (e.kind == Event::Kind::hint) {
+      fmt::print("{:>4}  hint {}, {}\n", s.minute, e.hint, e.shown ? "shown" : "given aloud");
+    } else if (!e.built) {
+      fmt::print("{:>4}  version {}: did not build\n", s.minute, s.version);
+    } else {
+      std::vector<std::string> tiers;
+      std::string first;
+      for (const ScenarioLine& l : e.scenarios) {
+        tiers.push_back(fmt::format("{} {}", l.name, grade::tier_name(l.verdict)));
+        if (first.empty() && !l.violation.empty()) first = l.name + ": " + l.violation;
+      }
+      fmt::print("{:>4}  version {}, seed {}: {}  ({})\n", s.minute, s.version, e.seed,
+                 grade::tier_name(e.verdict), fmt::join(tiers, ", "));
+      if (!first.empty()) fmt::print("        first violation: {}\n", first);
+    }
+  }
+}
+
+json::value export_json(const std::string& exercise, const Record& record) {
+  json::array events;
+  for (const Event& e : record.events) events.push_back(json::parse(to_json_line(e)));
+  return json::object{{"schema", kExportSchema},
+                      {"schema_version", 1},
+                      {"exercise", exercise},
+                      {"session", record.folder.filename().string()},
+                      {"events", std::move(events)}};
+}
+
+// The judge itself, grading one version into the current session at the candidate's time.
+int regrade(const std::string& exercise, const fs::path& sessions, const Event& e,
+            const fs::path& work) {
+  const fs::path file = work / "train.cpp";
+  write_text(file, e.source);
+  std::vector<std::string> args = {"/proc/self/exe",
+                                   exercise,
+                                   "--submission",
+                                   file.string(),
+                                   "--submission-name",
+                                   fmt::format("exercises/{}/train.cpp", exercise),
+                                   "--session",
+                                   sessions.string(),
+                                   "--recorded-at",
+                                   std::to_string(e.time),
+                                   "--seed",
+                                   std::to_string(e.seed),
+                                   "--generated",
+                                   std::to_string(e.generated)};
+  if (!e.scenario.empty()) {
+    args.insert(args.end(), {"--scenario", e.scenario});
+  }
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const int failed = ::posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (failed) throw std::runtime_error("cannot start the judge to regrade");
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+const char* outcome_of(const Event& e) {
+  return e.built ? grade::tier_name(e.verdict) : "did not build";
+}
+
+// A candidate's exported session, regraded here: a new session with their times and hints, and
+// this kit's verdicts on every version, compared with the ones they brought.
+int import_session(const std::string& exercise, const fs::path& sessions, const fs::path& file) {
+  json::object exported;
+  std::vector<Event> events;
+  try {
+    exported = json::parse(readable_text(file)).as_object();
+    if (exported.at("schema").as_string() != kExportSchema) throw UsageError("");
+    for (const json::value& v : exported.at("events").as_array()) {
+      events.push_back(from_json_text(json::serialize(v)));
+    }
+  } catch (const std::exception&) {
+    throw UsageError(file.string() + " is not a session exported by ./overlap session --export");
+  }
+  if (exported.at("exercise").as_string() != exercise) {
+    throw UsageError(fmt::format("{} is a session of {}, not {}", file.string(),
+                                 std::string(exported.at("exercise").as_string()), exercise));
+  }
+  const std::int64_t start = events.empty() ? now_seconds() : events.front().time;
+  const fs::path folder = start_session(sessions, start);
+  const fs::path work = fs::temp_directory_path() / fmt::format("overlap-import-{}", ::getpid());
+  fs::create_directories(work);
+  int versions = 0, differ = 0;
+  const std::vector<Step> steps = steps_of(events);
+  for (const Step& s : steps) {
+    const Event& e = *s.event;
+    if (e.kind == Event::Kind::hint) append(folder, e);
+    if (e.kind != Event::Kind::grade) continue;
+    const int exit = regrade(exercise, sessions, e, work);
+    if (exit == kUsage || exit >= kRecordError) {
+      fs::remove_all(work);
+      throw std::runtime_error(fmt::format(
+          "the judge could not regrade version {} (exit {}): run ./overlap grade {} once to "
+          "check the kit",
+          s.version, exit, exercise));
+    }
+    const std::vector<Event> now = read_events(folder);
+    const Event& mine = now.back();
+    ++versions;
+    const bool same = mine.built == e.built && (!e.built || mine.verdict == e.verdict);
+    if (!same) ++differ;
+    fmt::print("minute {:>3}, version {}: the record says {}, this kit grades {}{}\n", s.minute,
+               s.version, outcome_of(e), outcome_of(mine), same ? "" : "  <- differs");
+  }
+  fs::remove_all(work);
+  fmt::print(
+      "overlap: regraded the record's {} grades into session {}; {} differ from the record\n",
+      versions, folder.filename().string(), differ);
+  return 0;
+}
+
+int session_command(int argc, char** argv) {
+  po::options_description options("session options");
+  options.add_options()                       //
+      ("exercise", po::value<std::string>())  //
+      ("sessions", po::value<std::string>())  //
+      ("hint", po::value<int>())              //
+      ("shown", po::value<int>())             //
+      ("reset", "")                           //
+      ("html", po::value<std::string>())      //
+      ("export", po::value<std::string>())    //
+      ("import", po::value<std::string>())    //
+      ("last", po::value<std::string>());
+  const po::variables_map args = parse(argc, argv, options);
+  const std::string exercise = args["exercise"].as<std::string>();
+  const fs::path sessions = sessions_of(args);
+  int actions = 0;
+  for (const char* a : {"hint", "shown", "reset", "html", "export", "import", "last"}) {
+    actions += static_cast<int>(args.count(a));
+  }
+  if (actions > 1) {
+    throw UsageError("one of --hint, --reset, --html, --export, --import or --last at a time");
+  }
+  if (args.count("reset")) {
+    const fs::path folder = start_session(sessions, now_seconds());
+    fmt::print("overlap: a new {} session, {} (the earlier ones stay in {})\n", exercise,
+               folder.filename().string(), sessions.string());
+    return 0;
+  }
+  if (args.count("import"))
+    return import_session(exercise, sessions, args["import"].as<std::string>());
+  if (args.count("hint") || args.count("shown")) {
+    const bool shown = args.count("shown");
+    Event e;
+    e.kind = Event::Kind::hint;
+    e.time = now_seconds();
+    e.hint = args[shown ? "shown" : "hint"].as<int>();
+    e.shown = shown;
+    if (e.hint < 1) throw UsageError("a hint's number is 1 or more");
+    const Record record = current_record(sessions);
+    append(record.folder, e);
+    if (!shown) {
+      fmt::print("overlap: hint {} recorded at minute {} of session {}\n", e.hint,
+                 (e.time - record.events.front().time) / 60, record.folder.filename().string());
+    }
+    return 0;
+  }
+  const Record record = current_record(sessions);
+  if (args.count("html")) {
+    const std::string file = args["html"].as<std::string>();
+    write_text(file, session_page(exercise, record.folder.filename().string(), record.events));
+    fmt::print("overlap: {} written: session {}\n", file, record.folder.filename().string());
+    return 0;
+  }
+  if (args.count("last")) {  // the file to grade on an unseen seed afterwards
+    const Event* last = nullptr;
+    for (const Event& e : record.events) {
+      if (e.kind == Event::Kind::grade) last = &e;
+    }
+    if (!last) throw UsageError("the session has no grade yet");
+    write_text(args["last"].as<std::string>(), last->source);
+    fmt::print("overlap: {} written: the last version graded\n", args["last"].as<std::string>());
+    return 0;
+  }
+  if (args.count("export")) {
+    const std::string file = args["export"].as<std::string>();
+    write_text(file, json::serialize(export_json(exercise, record)) + "\n");
+    fmt::print("overlap: {} written: session {}, for the interviewer's --import\n", file,
+               record.folder.filename().string());
+    return 0;
+  }
+  print_progression(exercise, record);
+  return 0;
+}
+
+// "2,1" as numbers, each within [0, most]; `count` how many may be given.
+std::vector<int> marks(const std::string& text, const char* what, int most, std::size_t fewest,
+                       std::size_t count) {
+  std::vector<int> out;
+  std::istringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    if (item.size() != 1 || item[0] < '0' || item[0] - '0' > most) {
+      throw UsageError(fmt::format("{}: each is 0 to {}, in \"{}\"", what, most, text));
+    }
+    out.push_back(item[0] - '0');
+  }
+  if (out.size() < fewest || out.size() > count) {
+    throw UsageError(fmt::format("{}: give {} to {} marks, comma-separated", what, fewest, count));
+  }
+  return out;
+}
+
+// The overall tier of a report of the session's last version on a seed the candidate never saw.
+grade::Tier unseen_tier(const std::string& file, const std::string& exercise,
+                        const std::vector<Event>& events) {
+  std::string exercise_of, sha, verdict;
+  std::uint64_t seed = 0;
+  try {
+    const json::object report = json::parse(readable_text(file)).as_object();
+    exercise_of = report.at("exercise").as_string();
+    sha = report.at("provenance").as_object().at("submission_sha256").as_string();
+    verdict = report.at("verdict").as_string();
+    seed = report.at("seed").to_number<std::uint64_t>();
+  } catch (const std::exception&) {
+    throw UsageError(file + " is not a JSON report of overlap (grade's --json)");
+  }
+  if (exercise_of != exercise) throw UsageError(file + " is a report of another exercise");
+  const Event* last = nullptr;
+  for (const Event& e : events) {
+    if (e.kind == Event::Kind::grade) last = &e;
+    if (e.kind == Event::Kind::grade && e.seed == seed) {
+      throw UsageError(fmt::format("{} is graded on seed {}, which the candidate saw", file, seed));
+    }
+  }
+  if (!last || sha != last->sha256) {
+    throw UsageError(file +
+                     " grades another file than the session's last version: grade that version "
+                     "(./overlap session --export holds it)");
+  }
+  grade::Tier tier{};
+  if (!boost::describe::enum_from_string(verdict.c_str(), tier)) {
+    throw UsageError(file + " is not a JSON report of overlap (grade's --json)");
+  }
+  return tier;
+}
+
+// What the code score reads from the session: each scenario's latest tier (the stretch ones are
+// follow-ups) and the first insight hint given; and the same, in words, for the printout.
+struct Facts {
+  grade::CodeInputs code;
+  std::string tiers, hints;
+  bool last_not_built = false;
+};
+Facts facts_of(const std::vector<Event>& events, const grade::ExerciseRule& ex) {
+  Facts f;
+  std::map<std::string, std::pair<grade::Tier, int>> latest;  // scenario -> tier, minute
+  std::vector<std::string> hints;
+  for (const Step& s : steps_of(events)) {
+    const Event& e = *s.event;
+    if (e.kind == Event::Kind::hint) {
+      hints.push_back(fmt::format("{} ({}{})", e.hint, s.minute, e.shown ? ", shown" : ""));
+      if (e.hint >= ex.first_insight_hint && f.code.first_insight_hint_given == 0) {
+        f.code.first_insight_hint_given = e.hint;
+      }
+    }
+    if (e.kind != Event::Kind::grade) continue;
+    f.last_not_built = !e.built;
+    for (const ScenarioLine& l : e.scenarios) {
+      if (!l.name.starts_with("stretch")) latest[l.name] = {l.verdict, s.minute};
+    }
+  }
+  std::vector<std::string> tiers;
+  for (const auto& [name, tier] : latest) {
+    f.code.tiers.push_back(tier.first);
+    tiers.push_back(fmt::format("{} {} ({})", name, grade::tier_name(tier.first), tier.second));
+  }
+  f.tiers = fmt::format("{}", fmt::join(tiers, ", "));
+  f.hints = fmt::format("{}", fmt::join(hints, ", "));
+  return f;
+}
+
+int score_command(int argc, char** argv) {
+  po::options_description options("score options");
+  options.add_options()                            //
+      ("exercise", po::value<std::string>())       //
+      ("sessions", po::value<std::string>())       //
+      ("rule", po::value<std::string>())           //
+      ("format", po::value<std::string>())         //
+      ("predictions", po::value<std::string>())    //
+      ("communication", po::value<std::string>())  //
+      ("follow-ups", po::value<std::string>())     //
+      ("gap-explained", "")                        //
+      ("defended", "")                             //
+      ("unseen", po::value<std::string>());
+  const po::variables_map args = parse(argc, argv, options);
+  const std::string exercise = args["exercise"].as<std::string>();
+  std::vector<std::string> missing;
+  for (const char* o : {"rule", "predictions", "communication", "follow-ups"}) {
+    if (!args.count(o)) missing.push_back(std::string("--") + o);
+  }
+  if (!missing.empty()) {
+    throw UsageError(fmt::format(
+        "the rule asks what only you know: give {} (--predictions A,B: each prediction 2 right, "
+        "1 partly, 0 none; --communication 0-2; --follow-ups A,B[,C]: each 2 good, 1 partial, 0 "
+        "weak; and, when they hold, --gap-explained, --defended, --unseen REPORT.json)",
+        fmt::join(missing, ", ")));
+  }
+  const grade::ScoreRule rule = grade::read_score_rule(args["rule"].as<std::string>());
+  const std::string format_name =
+      args.count("format") ? args["format"].as<std::string>() : kDefaultFormat;
+  const grade::Format& format = rule.format(format_name);
+  const grade::ExerciseRule& ex = rule.exercise(exercise);
+  const Record record = current_record(sessions_of(args));
+
+  const Facts facts = facts_of(record.events, ex);
+  grade::CodeInputs code_in = facts.code;
+  code_in.gap_explained = args.count("gap-explained");
+  if (args.count("unseen")) {
+    code_in.unseen = unseen_tier(args["unseen"].as<std::string>(), exercise, record.events);
+  }
+  const grade::SubScore code = grade::code_score(format.code, ex, code_in);
+  const std::vector<int> predictions =
+      marks(args["predictions"].as<std::string>(), "--predictions", 2, 2, 2);
+  const int communication =
+      marks(args["communication"].as<std::string>(), "--communication", 2, 1, 1)[0];
+  const std::vector<int> follow_ups =
+      marks(args["follow-ups"].as<std::string>(), "--follow-ups", 2, 2, 3);
+
+  const std::map<std::string, int> scores = {
+      {"code", code.value},
+      {"misunderstanding defended", args.count("defended") ? 1 : 0},
+      {"design", predictions[0] + predictions[1]},
+      {"communication", communication},
+      {"weak follow-ups", grade::weak_follow_ups(follow_ups)},
+      {"half the follow-up points", grade::half_the_points(follow_ups)}};
+  std::map<std::string, std::string> reasons = {
+      {"code", code.reason},
+      {"misunderstanding defended", args.count("defended") ? "yes (--defended)" : "no"},
+      {"design", fmt::format("predictions {} + {}", predictions[0], predictions[1])},
+      {"communication", "as you marked it"},
+      {"weak follow-ups", fmt::format("follow-ups {}", fmt::join(follow_ups, ", "))},
+      {"half the follow-up points", fmt::format("follow-ups {}", fmt::join(follow_ups, ", "))}};
+
+  fmt::print("{}: session {}, the {} rule\n", exercise, record.folder.filename().string(),
+             format.name);
+  fmt::print("  scenarios (latest tier, minute): {}\n",
+             facts.tiers.empty() ? "none built" : facts.tiers);
+  fmt::print("  hints (minute): {}\n", facts.hints.empty() ? "none" : facts.hints);
+  if (facts.last_not_built) {
+    fmt::print("  the last version graded did not build: the tiers are the last that built\n");
+  }
+  for (const grade::Dimension& d : format.dimensions) {
+    if (!scores.contains(d.name)) {
+      throw std::runtime_error("the rule's sub-score '" + d.name + "' is none the kit computes");
+    }
+    const int value = scores.at(d.name);
+    const auto row = grade::row_of(format, d.name, value);
+    fmt::print("  {:<27} {}  row {}: {}\n", d.name, value,
+               row ? format.outcomes[*row].name : "none (the rule's data has a hole)",
+               reasons.at(d.name));
+  }
+  const std::vector<std::size_t> holding = grade::outcomes_holding(format, scores);
+  if (holding.size() != 1) {
+    fmt::print(stderr, "overlap: the rule gives {} outcomes here: its data is not total\n",
+               holding.size());
+    return kRecordError;
+  }
+  fmt::print("outcome: {}\n", format.outcomes[holding.front()].name);
+  return 0;
+}
+
+int card_command(int argc, char** argv) {
+  po::options_description options("card options");
+  options.add_options()                       //
+      ("exercise", po::value<std::string>())  //
+      ("rule", po::value<std::string>())      //
+      ("format", po::value<std::string>());
+  const po::variables_map args = parse(argc, argv, options);
+  if (!args.count("rule")) throw UsageError("--rule FILE is required");
+  const grade::ScoreRule rule = grade::read_score_rule(args["rule"].as<std::string>());
+  const std::string format_name =
+      args.count("format") ? args["format"].as<std::string>() : kDefaultFormat;
+  const grade::ExerciseRule& ex = rule.exercise(args["exercise"].as<std::string>());
+  const auto anchors = ex.anchors.find(format_name);
+  const grade::Format& format = rule.format(format_name);
+  std::cout << grade::card_table(format, anchors == ex.anchors.end() ? std::vector<grade::Anchor>{}
+                                                                     : anchors->second)
+            << '\n'
+            << format.reading << '\n';
+  return 0;
+}
+
+int guarded(int (*command)(int, char**), int argc, char** argv) {
+  try {
+    return command(argc, argv);
+  } catch (const UsageError& e) {
+    fmt::print(stderr, "overlap: {}\n", e.what());
+    return kUsage;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "overlap: {}\n", e.what());
+    return kRecordError;
+  }
+}
+
+}  // namespace
+
+int session_main(int argc, char** argv) { return guarded(session_command, argc, argv); }
+int score_main(int argc, char** argv) { return guarded(score_command, argc, argv); }
+int card_main(int argc, char** argv) { return guarded(card_command, argc, argv); }
+
+}  // namespace overlap::session

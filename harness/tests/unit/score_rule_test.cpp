@@ -1,0 +1,208 @@
+// The score sheet's rule (guides/score.json): every combination of inputs gives exactly one
+// outcome, every combination of tiers a code score, the code score follows the card's words, and
+// each anchor lands in the row it illustrates. The totality check itself finds a hole and an
+// overlap in a broken rule.
+#include "../../grader/score_rule.hpp"
+
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+using namespace overlap::grade;
+
+namespace {
+
+std::string shipped_text() {
+  std::ifstream in(OVERLAP_KIT_DIR "/guides/score.json");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+const ScoreRule& shipped() {
+  static const ScoreRule rule = parse_score_rule(shipped_text());
+  return rule;
+}
+
+// Every combination of the format's sub-scores, each over its whole range: how many give other
+// than exactly one outcome.
+int not_one_outcome(const Format& f, int* combinations = nullptr) {
+  std::map<std::string, int> scores;
+  for (const Dimension& d : f.dimensions) scores[d.name] = d.min;
+  int bad = 0, seen = 0;
+  while (true) {
+    ++seen;
+    if (outcomes_holding(f, scores).size() != 1) ++bad;
+    std::size_t i = 0;  // the next combination, like an odometer
+    for (; i < f.dimensions.size(); ++i) {
+      const Dimension& d = f.dimensions[i];
+      if (++scores[d.name] <= d.max) break;
+      scores[d.name] = d.min;
+    }
+    if (i == f.dimensions.size()) break;
+  }
+  if (combinations) *combinations = seen;
+  return bad;
+}
+
+// Every multiset of tiers over 1 to `most` scenarios.
+void tier_sets(std::size_t most, std::vector<Tier>& current, int from,
+               std::vector<std::vector<Tier>>& out) {
+  if (!current.empty()) out.push_back(current);
+  if (current.size() == most) return;
+  for (int t = from; t < 4; ++t) {
+    current.push_back(static_cast<Tier>(t));
+    tier_sets(most, current, t, out);
+    current.pop_back();
+  }
+}
+
+int code_of(std::vector<Tier> tiers, bool explained = false, int hint = 0,
+            std::optional<Tier> unseen = std::nullopt) {
+  const Format& f = shipped().format("45-minute");
+  return code_score(f.code, shipped().exercise("pipeline"), {tiers, explained, hint, unseen}).value;
+}
+
+constexpr Tier O = Tier::optimal, P = Tier::pass, S = Tier::slow, F = Tier::fail;
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(rule)
+
+BOOST_AUTO_TEST_CASE(every_combination_of_sub_scores_gives_one_outcome) {
+  BOOST_REQUIRE(!shipped().formats.empty());
+  for (const auto& [name, format] : shipped().formats) {
+    int combinations = 0;
+    BOOST_TEST(not_one_outcome(format, &combinations) == 0, name);
+    BOOST_TEST_MESSAGE(name << ": " << combinations << " combinations of sub-scores");
+    for (const Dimension& d : format.dimensions) {
+      for (int v = d.min; v <= d.max; ++v) {
+        BOOST_TEST(row_of(format, d.name, v).has_value(), d.name << " " << v << " in one row");
+      }
+    }
+  }
+}
+
+// From the person's marks and the session, not from sub-scores: every combination of tiers
+// (up to 8 scenarios), hints, an unseen seed's tier, predictions, communication, two or three
+// follow-ups and a misunderstanding defended gives one outcome.
+BOOST_AUTO_TEST_CASE(every_combination_of_inputs_gives_one_outcome) {
+  const Format& f = shipped().format("45-minute");
+  const ExerciseRule& ex = shipped().exercise("pipeline");
+  std::vector<std::vector<Tier>> tiers{{}};  // none built
+  std::vector<Tier> current;
+  tier_sets(8, current, 0, tiers);
+  std::set<int> codes;
+  for (const auto& t : tiers) {
+    for (bool explained : {false, true}) {
+      for (int hint : {0, ex.first_insight_hint}) {
+        for (int unseen = -1; unseen < 4; ++unseen) {
+          const auto u = unseen < 0 ? std::nullopt : std::optional(static_cast<Tier>(unseen));
+          const int c = code_score(f.code, ex, {t, explained, hint, u}).value;
+          BOOST_TEST_REQUIRE((c >= 0 && c <= 4));
+          codes.insert(c);
+        }
+      }
+    }
+  }
+  BOOST_TEST(codes.size() == 5u);  // each code score is reached
+  std::vector<std::vector<int>> follow_up_sets;
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) {
+      follow_up_sets.push_back({a, b});
+      for (int c = 0; c < 3; ++c) follow_up_sets.push_back({a, b, c});
+    }
+  int combinations = 0, bad = 0;
+  for (int code : codes)
+    for (int p1 = 0; p1 < 3; ++p1)
+      for (int p2 = 0; p2 < 3; ++p2)
+        for (int m = 0; m < 3; ++m)
+          for (const auto& fu : follow_up_sets)
+            for (int defended : {0, 1}) {
+              const std::map<std::string, int> scores = {
+                  {"code", code},
+                  {"misunderstanding defended", defended},
+                  {"design", p1 + p2},
+                  {"communication", m},
+                  {"weak follow-ups", weak_follow_ups(fu)},
+                  {"half the follow-up points", half_the_points(fu)}};
+              ++combinations;
+              if (outcomes_holding(f, scores).size() != 1) ++bad;
+            }
+  BOOST_TEST(bad == 0);
+  BOOST_TEST(combinations == 5 * 9 * 3 * 36 * 2);
+}
+
+BOOST_AUTO_TEST_CASE(a_hole_and_an_overlap_are_found) {
+  ScoreRule broken = shipped();
+  Format& f = broken.formats.at("45-minute");
+  f.outcomes[1].bands.at("code") = {3, 4};  // Hire's code overlaps Strong hire's
+  BOOST_TEST(not_one_outcome(f) > 0);
+  BOOST_TEST(!row_of(f, "code", 4).has_value());
+  broken = shipped();
+  broken.formats.at("45-minute").outcomes[2].bands.erase("design");  // design 0-1: no row
+  BOOST_TEST(not_one_outcome(broken.formats.at("45-minute")) > 0);
+}
+
+BOOST_AUTO_TEST_CASE(the_code_score_as_the_card_says) {
+  BOOST_TEST(code_of({}) == 0);  // nothing built
+  BOOST_TEST(code_of({O, O, O}) == 4);
+  BOOST_TEST(code_of({P, P}) == 3);
+  BOOST_TEST(code_of({S}) == 2);
+  BOOST_TEST(code_of({O, F, O}, true) == 1);  // a fail is not averaged, explained or not
+  // One scenario alone below the rest: one above its tier when explained.
+  BOOST_TEST(code_of({O, O, P}) == 3);
+  BOOST_TEST(code_of({O, O, P}, true) == 4);
+  BOOST_TEST(code_of({P, P, S}, true) == 3);
+  BOOST_TEST(code_of({O, S, O}, true) == 3);
+  BOOST_TEST(code_of({P, S, S}, true) == 2);  // two below: no
+  BOOST_TEST(code_of({P}, true) == 3);        // alone is not below the rest
+  // The hint penalty, once, from the first insight hint.
+  BOOST_TEST(code_of({O}, false, 3) == 3);
+  BOOST_TEST(code_of({O, O, P}, true, 4) == 3);
+  // A seed never seen: a fail caps at 2, a slow changes nothing.
+  BOOST_TEST(code_of({O}, false, 0, F) == 2);
+  BOOST_TEST(code_of({S}, false, 0, F) == 2);
+  BOOST_TEST(code_of({O}, false, 0, S) == 4);
+}
+
+BOOST_AUTO_TEST_CASE(every_anchor_lands_in_its_row) {
+  int anchors = 0;
+  for (const auto& [exercise, ex] : shipped().exercises) {
+    for (const auto& [format_name, list] : ex.anchors) {
+      const Format& f = shipped().format(format_name);
+      for (const Anchor& a : list) {
+        ++anchors;
+        // What the anchor does not fix is at its best: the anchor's own words place it.
+        std::map<std::string, int> scores;
+        for (const Dimension& d : f.dimensions) scores[d.name] = f.outcomes[0].bands.at(d.name).low;
+        const int hint = a.hints >= ex.first_insight_hint ? ex.first_insight_hint : 0;
+        std::vector<Tier> tiers = {a.verdict};
+        if (a.one_below) tiers.push_back(static_cast<Tier>(static_cast<int>(a.verdict) + 1));
+        scores["code"] = code_score(f.code, ex, {tiers, a.explained, hint, std::nullopt}).value;
+        for (const auto& [d, v] : a.scores) {
+          BOOST_TEST_REQUIRE(scores.contains(d),
+                             exercise << " " << a.name << ": no sub-score " << d);
+          scores[d] = v;
+        }
+        const auto holding = outcomes_holding(f, scores);
+        BOOST_TEST_REQUIRE(holding.size() == 1u);
+        BOOST_TEST(f.outcomes[holding.front()].name == a.outcome, exercise << " " << a.name);
+      }
+    }
+  }
+  BOOST_TEST(anchors > 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_malformed_rule_is_refused) {
+  std::string text = shipped_text();
+  const std::string band = "\"code\": [4, 4]";
+  BOOST_REQUIRE(text.find(band) != std::string::npos);
+  text.replace(text.find(band), band.size(), "\"code\": [4, 5]");  // past the dimension's max
+  BOOST_CHECK_THROW(parse_score_rule(text), std::runtime_error);
+  BOOST_CHECK_THROW(parse_score_rule("{\"formats\": 3}"), std::runtime_error);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
