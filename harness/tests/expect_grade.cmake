@@ -4,12 +4,14 @@
 #         -DWORK=<dir> -DEXIT=<code> [-DARGS="--opt value ..."] [-DVERDICT=<tier>]
 #         [-DCORRECT=ON|OFF] [-DKINDS=k1,k2] [-DMAKESPANS=name=ms,...] [-DSPEEDUP=<x>]
 #         [-DOUTPUT_MATCHES=<regex>] [-DGENERATED=ON] [-DWITHIN_MS=<ms>] [-DRUNS=<n>]
-#         [-DREPLAY=ON] [-DOVERALL=<tier> [-DONE_BELOW=ON]] -P expect_grade.cmake
+#         [-DREPLAY=ON] [-DOVERALL=<tier> [-DONE_BELOW=ON]] [-DTIERS=name=tier,...]
+#         -P expect_grade.cmake
 # The named scenarios are graded, and with GENERATED the default generated set too (as
 # `overlap grade` does), unless ARGS chooses. VERDICT, CORRECT and SPEEDUP must hold in every
-# scenario graded; OVERALL is the report's overall tier (the worst scenario's), and with ONE_BELOW
-# one scenario alone has it (the others are better). KINDS is the exact set of
-# violation kinds every scenario graded reports (KINDS= for none). MAKESPANS pins makespans
+# scenario graded (but the verdict of a scenario TIERS names is the one it gives); OVERALL is the
+# report's overall tier (the worst scenario's), and with ONE_BELOW one scenario alone has it (the
+# others are better). KINDS is the exact set of violation kinds every scenario graded reports
+# (KINDS= for none). MAKESPANS pins makespans
 # exactly (virtual time): every pin must name a scenario graded, and when the run grades every
 # named scenario (no --scenario in ARGS), every named one must be pinned. WITHIN_MS bounds the
 # judge's real time. RUNS grades n times in all, the last with the judge and the submission
@@ -42,6 +44,7 @@ endif()
 string(REPLACE "," ";" expected_kinds "${KINDS}")
 list(SORT expected_kinds)
 string(REPLACE "," ";" pins "${MAKESPANS}")
+string(REPLACE "," ";" tiers "${TIERS}")
 
 file(READ "${json}" report)
 string(JSON count LENGTH "${report}" scenarios)
@@ -69,8 +72,14 @@ foreach(i RANGE ${last})
   string(JSON makespan GET "${report}" scenarios ${i} makespan_ms)
   string(JSON speedup GET "${report}" scenarios ${i} speedup)
   list(APPEND names ${name})
-  if(DEFINED VERDICT AND NOT verdict STREQUAL VERDICT)
-    message(FATAL_ERROR "${name}: expected verdict ${VERDICT}, got ${verdict}")
+  set(expected_verdict "${VERDICT}")
+  foreach(tier IN LISTS tiers)
+    if(tier MATCHES "^${name}=(.*)$")
+      set(expected_verdict "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  if(expected_verdict AND NOT verdict STREQUAL expected_verdict)
+    message(FATAL_ERROR "${name}: expected verdict ${expected_verdict}, got ${verdict}")
   endif()
   if(DEFINED CORRECT)
     if(CORRECT AND NOT correct)

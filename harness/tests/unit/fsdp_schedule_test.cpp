@@ -76,9 +76,10 @@ BOOST_AUTO_TEST_CASE(the_stretch_figures_the_guide_states) {
   Scenario two = three;
   two.param_buffers = 2;
   BOOST_TEST(best_known(two).ms == 740);
-  // One layer of size 4: the best known stays far above the bound.
+  // One layer of size 4: the best known stays far above the bound, which the buffers raise
+  // from 490 (compute alone) to 530.
   const Scenario large = stretch("stretch-large-layer");
-  BOOST_TEST(lower_bound(large).ms == 490);
+  BOOST_TEST(lower_bound(large).ms == 530);
   BOOST_TEST(best_known(large).ms == 630);
 }
 

@@ -2,7 +2,10 @@
 // and the best known makespan, each with how it was derived.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <string>
+#include <string_view>
 
 namespace overlap::worlds {
 
@@ -19,5 +22,14 @@ struct ScenarioFacts {
   double best_known_ms = 0;  // the best schedule known: `optimal` is graded against it
   std::string best_known_note;
 };
+
+// For the interviewer's note on the best known: where it lies more than 5 % above the bound, how
+// far, and which constraint of the scenario the bound does not model.
+inline std::string gap_to_bound(double best_known_ms, double bound_ms,
+                                std::string_view unmodelled) {
+  if (best_known_ms <= 1.05 * bound_ms) return "";
+  return fmt::format("; {:.0f} % above the bound, which does not model {}",
+                     100 * (best_known_ms / bound_ms - 1), unmodelled);
+}
 
 }  // namespace overlap::worlds

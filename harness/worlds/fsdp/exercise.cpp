@@ -132,12 +132,17 @@ void Contract::add_figures(const detail::World& world, grade::ScenarioResult& re
 worlds::ScenarioFacts Contract::facts(const Scenario& sc) {
   // A named scenario's best known is published (and the planner's: the unit tests check).
   const Plan plan = best_known(sc);
+  const Bound bound = lower_bound(sc);
+  const double best = sc.optimum_ms > 0 ? sc.optimum_ms : plan.ms;
   return {sc.name,
           sc.description,
           baseline_ms(sc),
-          lower_bound(sc),
-          sc.optimum_ms > 0 ? sc.optimum_ms : plan.ms,
-          plan.note};
+          bound,
+          best,
+          plan.note + worlds::gap_to_bound(best, bound.ms,
+                                           "the streams queueing behind one another under the "
+                                           "buffer caps: each bound takes one stream, or compute "
+                                           "with the caps, alone")};
 }
 
 }  // namespace overlap::fsdp

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "../../core/time.hpp"
 #include "../common/scenario_list.hpp"
@@ -139,11 +140,65 @@ double baseline_ms(const Scenario& s) {
   return sim::to_ms(t);
 }
 
+namespace {
+
+// The compute stream of the slowest rank with its buffers (the end of its last backward, plus
+// layer 0's reduce-scatter), by a chain of lower bounds on when each forward and backward ends.
+// A parameter buffer is held from a gather's issue until the release after the layer's last use;
+// a gradient buffer from a backward's start until its reduce-scatter ends.
+//   P buffers, forwards l-P .. l: their layers cannot all be held at once, and each is held from
+//   its gather to its forward's end; so just before forward l-P ends, some layer i in
+//   (l-P, l] is not gathered yet: forward l ends no earlier than forward l-P's end + ag_i +
+//   f_i + ... + f_l, for the cheapest such i.
+//   P buffers, backwards l .. l-P: the same; a layer kept gathered since its forward counts as
+//   gathered early. So some layer i in [l-P, l) is gathered after backward l ends, and backward
+//   l-P ends no earlier than backward l's end + ag_i + b_i + ... + b_(l-P), the cheapest i.
+//   G gradient buffers, backwards l .. l-G: when backward l-G starts, the gradient buffer of
+//   some layer i in (l-G, l] is free again: its backward and reduce-scatter have ended.
+sim::Time compute_with_buffers(const Scenario& s, const std::vector<sim::Time>& copy,
+                               const std::vector<sim::Time>& ag, const std::vector<sim::Time>& f,
+                               const std::vector<sim::Time>& b, const std::vector<sim::Time>& rs,
+                               sim::Time forwards_end) {
+  const int L = s.layers, P = s.param_buffers, G = s.grad_buffers;
+  std::vector<sim::Time> fwd(L), bwd(L);
+  for (int l = 0; l < L; ++l) {
+    fwd[l] = std::max(l == 0 ? 0 : fwd[l - 1], copy[l] + ag[l]) + f[l];
+    if (l >= P) {
+      sim::Time cheapest = std::numeric_limits<sim::Time>::max(), tail = 0;
+      for (int i = l; i > l - P; --i) {
+        tail += f[i];
+        cheapest = std::min(cheapest, ag[i] + tail);
+      }
+      fwd[l] = std::max(fwd[l], fwd[l - P] + cheapest);
+    }
+  }
+  for (int l = L - 1; l >= 0; --l) {
+    bwd[l] = (l == L - 1 ? std::max(fwd[L - 1], forwards_end) : bwd[l + 1]) + b[l];
+    if (l + P <= L - 1) {  // backwards l+P .. l
+      sim::Time cheapest = std::numeric_limits<sim::Time>::max(), tail = 0;
+      for (int i = l; i < l + P; ++i) {
+        tail += b[i];
+        cheapest = std::min(cheapest, ag[i] + tail);
+      }
+      bwd[l] = std::max(bwd[l], bwd[l + P] + cheapest);
+    }
+    if (l + G <= L - 1) {  // backwards l+G .. l: a buffer freed before backward l starts
+      sim::Time freed = std::numeric_limits<sim::Time>::max();
+      for (int i = l + 1; i <= l + G; ++i) freed = std::min(freed, bwd[i] + rs[i]);
+      bwd[l] = std::max(bwd[l], freed + b[l]);
+    }
+  }
+  return bwd[0] + rs[0];
+}
+
+}  // namespace
+
 Bound lower_bound(const Scenario& s) {
   const int L = s.layers, slow = s.slowest_rank();
   // At the end of the last forward, every layer gathered only once is held (its backward is
-  // still to come): at most `param_buffers` of them, so the others are gathered, and copied,
-  // twice.
+  // still to come), and so is the last layer, which that forward uses: at most `param_buffers`
+  // layers with the last among them (or one fewer without it). The others are gathered, and
+  // copied, twice.
   const int kept = std::min(s.param_buffers, L);
   std::vector<sim::Time> copy(L), ag(L), f(L), b(L), rs(L);
   for (int l = 0; l < L; ++l) {
@@ -168,12 +223,15 @@ Bound lower_bound(const Scenario& s) {
   // layer's copy, then a gather and the forwards after it.
   const sim::Time forwards_end = std::max(
       {copy[0] + ag[0] + sum(f), first_copy + sum(ag) + f[L - 1], sum(copy) + after_copies});
-  const sim::Time gathers = sum(ag) + smallest(ag, L - kept);
-  const sim::Time copies = sum(copy) + smallest(copy, L - kept);
+  auto twice = [&](const std::vector<sim::Time>& times) {
+    return smallest(std::vector<sim::Time>(times.begin(), times.end() - 1), L - kept);
+  };
+  const sim::Time gathers = sum(ag) + twice(ag);
+  const sim::Time copies = sum(copy) + twice(copy);
   const sim::Time last = b[0] + rs[0];  // after the last gather: layer 0's backward and reduce
-  const std::string twice = fmt::format(
-      "every layer once and all but the {} that can stay gathered through the turn "
-      "again",
+  const std::string again = fmt::format(
+      "every layer once and all but the {} that can stay gathered through the turn (the last "
+      "among them) again",
       kept);
   struct Stream {
     std::string name;
@@ -192,14 +250,21 @@ Bound lower_bound(const Scenario& s) {
       {"all-gather", first_copy + gathers + last,
        fmt::format("a first copy ({:g} ms), {} gathers one at a time ({}: {:g} ms), then "
                    "layer 0's backward and reduce-scatter ({:g} ms)",
-                   sim::to_ms(first_copy), 2 * L - kept, twice, sim::to_ms(gathers),
+                   sim::to_ms(first_copy), 2 * L - kept, again, sim::to_ms(gathers),
                    sim::to_ms(last))},
       {"copy", copies + shortest_gather + last,
        fmt::format("{} copies one at a time ({}: {:g} ms), then a gather ({:g} ms), layer 0's "
                    "backward and reduce-scatter ({:g} ms)",
-                   2 * L - kept, twice, sim::to_ms(copies), sim::to_ms(shortest_gather),
+                   2 * L - kept, again, sim::to_ms(copies), sim::to_ms(shortest_gather),
                    sim::to_ms(last))},
   };
+  streams.push_back(
+      {"compute with its buffers", compute_with_buffers(s, copy, ag, f, b, rs, forwards_end),
+       fmt::format("forwards and backwards one at a time, with {} parameter buffers (of layers "
+                   "l .. l+{}, one is gathered after another's compute ends) and {} gradient "
+                   "buffers (backward l waits for a reduce-scatter of layers l+1 .. l+{}), then "
+                   "layer 0's reduce-scatter",
+                   s.param_buffers, s.param_buffers, s.grad_buffers, s.grad_buffers)});
   if (s.param_buffers == 1) {
     // With one buffer, a gather holds it from its issue and a forward or backward needs its
     // own layer's: no gather overlaps any compute.

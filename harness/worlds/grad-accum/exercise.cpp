@@ -233,7 +233,16 @@ worlds::ScenarioFacts Contract::facts(const Scenario& sc) {
       sc.optimum_ms > 0
           ? BestKnown{sc.optimum_ms, fmt::format("{:g} ms: {}", sc.optimum_ms, sc.optimum_note)}
           : best_known(sc, d);
-  return {sc.name, sc.description, baseline_ms(sc, d), lower_bound(sc, d), best.ms, best.note};
+  const Bound bound = lower_bound(sc, d);
+  return {sc.name,
+          sc.description,
+          baseline_ms(sc, d),
+          bound,
+          best.ms,
+          best.note + worlds::gap_to_bound(best.ms, bound.ms,
+                                           "training and validation together: each bound takes "
+                                           "one alone, while a busy validator or a full slot "
+                                           "holds back the other")};
 }
 
 }  // namespace overlap::grad_accum

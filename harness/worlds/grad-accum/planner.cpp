@@ -1,6 +1,7 @@
 #include "planner.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -133,6 +134,88 @@ std::string assignment_name(Assignment how) {
   return "";
 }
 
+// Branch and bound over which validator takes each of the decisive checks, in check order; a
+// later check cannot change an earlier one's timing, so the checks after the decisive one are not
+// searched. A branch is cut when a lower bound on its makespan (below) is no better than the
+// best found. Validators of one speed that are free by the snapshot are interchangeable: only
+// one of them is tried.
+class Search {
+ public:
+  Search(const Scenario& s, int decisive_checks, Time incumbent, std::int64_t node_limit)
+      : s_(&s), decisive_(decisive_checks), best_(incumbent), limit_(node_limit) {}
+
+  // Whether it found an assignment better than the incumbent.
+  bool run() {
+    Timeline t(*s_);
+    branch(t, 0);
+    return !assignment_.empty();
+  }
+  Time best() const { return best_; }
+  const std::vector<int>& best_assignment() const { return assignment_; }
+  bool exhaustive() const { return nodes_ <= limit_; }
+
+ private:
+  void branch(Timeline& t, Time done) {
+    if (t.checks() == decisive_) {
+      if (done < best_) best_ = done, assignment_ = t.assignment();
+      return;
+    }
+    if (++nodes_ > limit_) return;
+    const Time snapshot = t.next_snapshot();
+    if (lower_bound(t, snapshot, done) >= best_) return;
+    std::vector<int> order;
+    for (int v = 0; v < t.num_validators(); ++v) {
+      const bool same = std::any_of(order.begin(), order.end(), [&](int u) {
+        return t.validation(u) == t.validation(v) && t.free_at(u) <= snapshot &&
+               t.free_at(v) <= snapshot;
+      });
+      if (!same) order.push_back(v);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return t.finish_on(a) < t.finish_on(b); });
+    for (int v : order) {
+      Timeline next = t;
+      next.validate_on(v);
+      branch(next, std::max(done, next.validated().back()));
+    }
+  }
+
+  // For each j, checks c + j to the decisive one cannot be validated before check c + j's
+  // snapshot: K steps per check after the last one applied (check c's is taken). From then on,
+  // the earliest the validators can have them all in is to give each to the validator that would
+  // finish it first (the best for equal jobs on validators of fixed speeds).
+  Time lower_bound(const Timeline& t, Time snapshot, Time done) const {
+    const int left = decisive_ - t.checks();
+    const int validators = t.num_validators();
+    Time bound = done;
+    std::vector<Time> end(validators);
+    for (int j = 0; j < left; ++j) {
+      const Time release =
+          j == 0 ? snapshot
+                 : std::max(snapshot,
+                            t.applied() + static_cast<Time>(j) * s_->validate_every * t.step());
+      for (int v = 0; v < validators; ++v) end[v] = std::max(t.free_at(v), release);
+      Time last = 0;
+      for (int n = j; n < left; ++n) {
+        int pick = 0;
+        for (int v = 1; v < validators; ++v) {
+          if (end[v] + t.validation(v) < end[pick] + t.validation(pick)) pick = v;
+        }
+        end[pick] += t.validation(pick);
+        last = end[pick];
+      }
+      bound = std::max(bound, last);
+    }
+    return bound;
+  }
+
+  const Scenario* s_;
+  int decisive_;
+  Time best_;
+  std::int64_t limit_, nodes_ = 0;
+  std::vector<int> assignment_;
+};
+
 }  // namespace
 
 bool Schedule::computing_at(const Scenario& s, double t) const {
@@ -163,20 +246,59 @@ Schedule plan(const Scenario& s, int decisive_checks, Assignment how) {
   return record(t, decisive_checks);
 }
 
-BestKnown best_known(const Scenario& s, const Decision& d) {
-  Assignment reached = Assignment::free_first;
+double best_by_rule(const Scenario& s, const Decision& d) {
   double best = std::numeric_limits<double>::infinity();
   for (Assignment how :
        {Assignment::free_first, Assignment::lowest_idle, Assignment::round_robin}) {
-    const double ms = plan(s, d.stop_check, how).makespan_ms;
-    if (ms < best) best = ms, reached = how;
+    best = std::min(best, plan(s, d.stop_check, how).makespan_ms);
   }
-  return {best, fmt::format("{:g} ms: training at full speed ({} micro-batches split over the "
-                            "workers by speed, {:g} ms a step with the optimizer; a check's "
-                            "snapshot as soon as a slot is free), {}; stop() when check {} and "
-                            "every earlier one are in",
-                            best, s.micro_batches, step_compute_ms(s) + s.optimizer_ms,
-                            assignment_name(reached), d.stop_check)};
+  return best;
+}
+
+Searched search_assignments(const Scenario& s, int decisive_checks, std::int64_t node_limit) {
+  // The rules first: the search starts from the best of them and keeps it on a tie.
+  Searched out;
+  Time incumbent = std::numeric_limits<Time>::max();
+  for (Assignment how :
+       {Assignment::free_first, Assignment::lowest_idle, Assignment::round_robin}) {
+    const Schedule planned = plan(s, decisive_checks, how);
+    const Time ms = sim::ms(planned.makespan_ms);
+    if (ms < incumbent) {
+      incumbent = ms;
+      out.validator.assign(planned.validator.begin(), planned.validator.begin() + decisive_checks);
+      out.rule = how;
+    }
+  }
+  Search search(s, decisive_checks, incumbent, node_limit);
+  if (search.run()) {
+    out.validator = search.best_assignment();
+    out.rule.reset();
+  }
+  out.makespan_ms = sim::to_ms(search.best());
+  out.exhaustive = search.exhaustive();
+  return out;
+}
+
+BestKnown best_known(const Scenario& s, const Decision& d) {
+  const Searched found = search_assignments(s, d.stop_check);
+  std::string assignment;
+  if (found.rule) {
+    assignment = assignment_name(*found.rule);
+  } else {
+    assignment = fmt::format(
+        "checks 1 to {} to validators {} (found by a search over every assignment, a check "
+        "waiting for a faster validator where that pays; a program can only guess the decisive "
+        "check and learn the validators' speeds)",
+        d.stop_check, fmt::join(found.validator, " "));
+  }
+  return {found.makespan_ms,
+          fmt::format("{:g} ms: training at full speed ({} micro-batches split over the "
+                      "workers by speed, {:g} ms a step with the optimizer; a check's "
+                      "snapshot as soon as a slot is free), {}; stop() when check {} and "
+                      "every earlier one are in{}",
+                      found.makespan_ms, s.micro_batches, step_compute_ms(s) + s.optimizer_ms,
+                      assignment, d.stop_check,
+                      found.exhaustive ? "" : " (the search was cut short: best found)")};
 }
 
 }  // namespace overlap::grad_accum

@@ -2,9 +2,11 @@
 // micro-batches split over the workers by speed, a check's snapshot taken as soon as a slot is
 // free while the next step's gradients are computed), checks validated in check order on the
 // validators an assignment picks, and the stop the moment the deciding check and every earlier
-// one are in. The best of them is the scenario's best known makespan.
+// one are in. The best assignment is the scenario's best known makespan.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,9 +14,9 @@
 
 namespace overlap::grad_accum {
 
-// Which validator takes each check, as a submission can choose it: when the check's snapshot is
-// taken, from what it has seen so far. It is not told the validators' speeds, and cannot know
-// which check will decide, so the world plans no assignment that needs either.
+// Which validator takes each check, by a rule a submission can follow without the validators'
+// speeds or the deciding check: when the check's snapshot is taken, from what it has seen so far.
+// The search below knows both, so its best known may need a program to learn or guess them.
 enum class Assignment {
   free_first,   // the validator free first; among idle ones, the one idle longest (then by index)
   lowest_idle,  // the idle validator of the lowest index; if none is idle, the one free first
@@ -44,7 +46,21 @@ struct BestKnown {
   std::string note;  // which schedule reaches it, for interviewers
 };
 
-// The best planned makespan over the assignments above.
+// The best planned makespan over the rules above.
+double best_by_rule(const Scenario& s, const Decision& d);
+
+// The best assignment of the first `decisive_checks` checks to validators found by a branch and
+// bound over every assignment (a check may wait for a busy validator), starting from the rules.
+struct Searched {
+  double makespan_ms = 0;
+  std::vector<int> validator;      // check c to validator [c - 1]
+  std::optional<Assignment> rule;  // set when a rule reaches it: no search did better
+  bool exhaustive = true;          // false: the node limit cut the search short
+};
+Searched search_assignments(const Scenario& s, int decisive_checks,
+                            std::int64_t node_limit = 200'000);
+
+// The best planned makespan: the search's.
 BestKnown best_known(const Scenario& s, const Decision& d);
 
 }  // namespace overlap::grad_accum

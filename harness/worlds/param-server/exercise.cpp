@@ -185,8 +185,16 @@ worlds::ScenarioFacts Contract::facts(const Scenario& sc) {
   // Published (named) or filled in when generated; planned here for any other scenario.
   Plan plan{sc.optimum_ms, {}, sc.optimum_note};
   if (plan.ms <= 0) plan = best_known(sc);
-  return {sc.name,         sc.description, baseline_ms(sc),
-          lower_bound(sc), plan.ms,        fmt::format("{:g} ms: {}", plan.ms, plan.note)};
+  const Bound bound = lower_bound(sc);
+  const std::string gap = worlds::gap_to_bound(
+      plan.ms, bound.ms,
+      sc.staleness_bound >= 0
+          ? "staleness: a gradient over the bound is work thrown away, and keeping within it "
+            "makes fast workers wait for slow ones or sit out"
+          : "the end game and failures: the last mini-batches end on whole cycles of the "
+            "workers left, and lost work is redone");
+  return {sc.name, sc.description, baseline_ms(sc),
+          bound,   plan.ms,        fmt::format("{:g} ms: {}{}", plan.ms, plan.note, gap)};
 }
 
 }  // namespace overlap::param_server

@@ -250,8 +250,9 @@ Scenario Contract::generate(std::uint64_t seed, int k) {
     std::optional<Scenario> s = attempt(d, family, a >= kMaxAttempts / 2);
     if (!s) continue;
     const double baseline = baseline_ms(*s);
+    const Plan narrow = best_known(*s, Breadth::narrow);
+    if (narrow.ms <= 0 || narrow.ms > 0.8 * baseline) continue;
     const Plan plan = best_known(*s);
-    if (plan.ms <= 0 || plan.ms > 0.8 * baseline) continue;
     s->name = worlds::generated_name(seed, k);
     s->description = describe(*s);
     s->optimum_ms = plan.ms;

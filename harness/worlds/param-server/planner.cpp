@@ -258,6 +258,15 @@ class Schedule {
     return false;
   }
 
+  // Workers of the team pulling or computing: gradients still to come.
+  int computing() const {
+    int n = 0;
+    for (const Worker& x : workers_) {
+      n += x.in_team && (x.state == State::pulling || x.state == State::computing);
+    }
+    return n;
+  }
+
   // The waiting gradient a push sends next (ties: the first to arrive).
   std::size_t first_in_order() const {
     std::size_t best = 0;
@@ -287,6 +296,7 @@ class Schedule {
     if (waiting_.empty()) return;
     const bool average = policy_.server == Policy::Server::average;
     if (average && policy_.pace > 0 && pacer_busy()) return;
+    if (average && static_cast<int>(waiting_.size()) < policy_.quorum && computing() > 0) return;
     // Averages take every waiting gradient, in arrival order; a push takes the first in order.
     for (std::size_t i = 0; i < waiting_.size();) {
       const std::size_t next = average ? i : first_in_order();
@@ -349,9 +359,14 @@ Policy pull_based(const Scenario& s, Policy::Server server) {
 
 namespace {
 
-// The search: every family on the whole cluster, then, under a staleness bound, the team and the
-// pace each refined in turn from the best so far (a coarse pass over their values, then the
-// neighbours of the best). Exhaustive on small clusters; a few dozen runs on 32 workers.
+// The search. First the families drawn scenarios are accepted on (generator.cpp): every family
+// on the whole cluster, then, under a staleness bound, the team and the pace each refined in turn
+// from the best so far (a coarse pass over their values, then the neighbours of the best). Then,
+// wide, the averages of a quorum: every quorum on the whole cluster under each stale rule, the
+// team and the quorum (or the pace) refined in turn from the best, and the end game and the stale
+// rule varied on the best. Not every team is tried with every quorum (on 32 workers, a thousand
+// runs of a scenario): the quorums above 12 are sampled, and only the two best quorums are tried
+// with smaller teams: about 120 runs of a scenario in all, where the narrow search takes 35.
 class Search {
  public:
   explicit Search(const Scenario& s) : s_(s) {
@@ -362,80 +377,153 @@ class Search {
       if (n == s.workers() || speeds[n] != speeds[n - 1]) teams_.push_back(n);
       if (n == 1 || speeds[n - 1] != speeds[n - 2]) paces_.push_back(n);
     }
-  }
-
-  Plan run() {
-    using P = Policy;
     // Variants that cannot differ on a scenario are skipped: actual times where they are the
     // mean and nothing fails, the stale rule where there is no bound.
-    std::vector<P::EndGame> end_games = {P::EndGame::none, P::EndGame::mean};
-    if (s_.jitter != 0 || !s_.failures.empty()) end_games.push_back(P::EndGame::actual);
-    const bool bounded = s_.staleness_bound >= 0;
-    // The stale rule is varied on the best at the end.
-    for (auto end_game : end_games) {
-      for (auto stale : {P::Stale::retire}) {
-        P p;
-        p.team = s_.workers();
-        p.end_game = end_game;
-        p.stale = stale;
-        // The order of pushes matters on a few workers; on many, pushes queue whatever it is.
-        for (auto order : {P::Order::arrival, P::Order::fastest_first, P::Order::slowest_first}) {
-          if (order != P::Order::arrival && s_.workers() > 8) continue;
-          p.order = order;
-          consider(p);
-        }
-        p.server = P::Server::average;
-        p.order = P::Order::arrival;
-        for (int pace : {0, 1}) {
-          p.pace = pace;
-          consider(p);
-        }
+    end_games_ = {Policy::EndGame::none, Policy::EndGame::mean};
+    if (s.jitter != 0 || !s.failures.empty()) end_games_.push_back(Policy::EndGame::actual);
+    stale_rules_ = {Policy::Stale::retire};
+    if (s.staleness_bound >= 0) stale_rules_.push_back(Policy::Stale::recompute);
+  }
+
+  Plan run(Breadth breadth) {
+    families();
+    if (s_.staleness_bound >= 0) {
+      for (int round = 0; round < rounds(); ++round) {
+        refine_team();
+        if (best_.policy.server == Policy::Server::average) refine_pace();
       }
+      vary_end_game_and_stale_rule();
     }
-    if (bounded) {
-      // Fewer workers, paced by a slower one: refined in turn, twice.
-      for (int round = 0; round < (s_.workers() > 16 ? 1 : 2); ++round) {
-        refine(teams_, [](P& p, int team) {
-          p.team = team;
-          p.pace = std::min(p.pace, team);
-        });
-        if (best_.policy.server == P::Server::average) {
-          std::vector<int> paces = {0};
-          for (int pace : paces_) {
-            if (pace <= best_.policy.team) paces.push_back(pace);
-          }
-          refine(paces, [](P& p, int pace) { p.pace = pace; });
-        }
-      }
-      for (auto end_game : end_games) {
-        for (auto stale : {P::Stale::retire, P::Stale::recompute}) {
-          P p = best_.policy;
-          p.end_game = end_game;
-          p.stale = stale;
-          consider(p);
-        }
-      }
-    }
+    if (breadth == Breadth::wide) quorums();
     return best_;
   }
 
  private:
-  void consider(const Policy& p) {
+  int rounds() const { return s_.workers() > 16 ? 1 : 2; }
+
+  void families() {
+    using P = Policy;
+    for (auto end_game : end_games_) {
+      P p;
+      p.team = s_.workers();
+      p.end_game = end_game;
+      // The order of pushes matters on a few workers; on many, pushes queue whatever it is.
+      for (auto order : {P::Order::arrival, P::Order::fastest_first, P::Order::slowest_first}) {
+        if (order != P::Order::arrival && s_.workers() > 8) continue;
+        p.order = order;
+        consider(p);
+      }
+      p.server = P::Server::average;
+      p.order = P::Order::arrival;
+      for (int pace : {0, 1}) {
+        p.pace = pace;
+        consider(p);
+      }
+    }
+  }
+
+  void quorums() {
+    // Quorums on the whole cluster, under each stale rule, with the best end game so far: every
+    // one up to 12, every fourth above (the best are small: a large one waits on slow workers).
+    std::vector<std::pair<double, Policy>> swept;
+    for (auto stale : stale_rules_) {
+      Policy p;
+      p.team = s_.workers();
+      p.server = Policy::Server::average;
+      p.end_game = best_.policy.end_game;
+      p.stale = stale;
+      for (int q = 2; q <= s_.workers(); q += q < 12 ? 1 : 4) {
+        p.quorum = q;
+        const double ms = consider(p);
+        if (ms > 0) swept.emplace_back(ms, p);
+      }
+    }
+    // The two best of them with fewer workers: teams spread over the speeds, each with the
+    // quorum and its neighbours (a smaller team may want a smaller quorum).
+    std::sort(swept.begin(), swept.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    swept.resize(std::min<std::size_t>(swept.size(), 2));
+    const std::size_t step = std::max<std::size_t>(1, teams_.size() / 8);
+    for (const auto& [ms, centre] : swept) {
+      for (std::size_t i = 0; i < teams_.size(); i += step) {
+        for (int q = centre.quorum - 1; q <= centre.quorum + 1; ++q) {
+          Policy p = centre;
+          p.team = teams_[i];
+          p.quorum = std::clamp(q, 2, p.team);
+          consider(p);
+        }
+      }
+    }
+    // Then the best so far refined, team and quorum (or pace) in turn.
+    for (int round = 0; round < rounds(); ++round) {
+      refine_team();
+      if (best_.policy.server != Policy::Server::average) continue;
+      if (best_.policy.quorum == 0) refine_pace();
+      if (best_.policy.pace == 0) {
+        std::vector<int> quorums = {0};
+        for (int q = 2; q <= best_.policy.team; ++q) quorums.push_back(q);
+        refine(
+            quorums, [](const Policy& p) { return p.quorum; },
+            [](Policy& p, int q) { p.quorum = q; });
+      }
+    }
+    vary_end_game_and_stale_rule();
+  }
+
+  void refine_team() {
+    refine(
+        teams_, [](const Policy& p) { return p.team; },
+        [](Policy& p, int team) {
+          p.team = team;
+          p.pace = std::min(p.pace, team);
+          p.quorum = std::min(p.quorum, team);
+        });
+  }
+
+  void refine_pace() {
+    std::vector<int> paces = {0};
+    for (int pace : paces_) {
+      if (pace <= best_.policy.team) paces.push_back(pace);
+    }
+    refine(
+        paces, [](const Policy& p) { return p.pace; },
+        [](Policy& p, int pace) {
+          p.pace = pace;
+          p.quorum = 0;
+        });
+  }
+
+  void vary_end_game_and_stale_rule() {
+    const Policy best = best_.policy;
+    for (auto end_game : end_games_) {
+      for (auto stale : stale_rules_) {
+        Policy p = best;
+        p.end_game = end_game;
+        p.stale = stale;
+        consider(p);
+      }
+    }
+  }
+
+ private:
+  // The policy's makespan (-1: it never finishes, or it was tried before).
+  double consider(const Policy& p) {
     const auto key =
         std::make_tuple(p.team, static_cast<int>(p.server), static_cast<int>(p.order), p.pace,
-                        static_cast<int>(p.end_game), static_cast<int>(p.stale));
-    if (!tried_.insert(key).second) return;
+                        p.quorum, static_cast<int>(p.end_game), static_cast<int>(p.stale));
+    if (!tried_.insert(key).second) return -1;
     const double ms = simulate(s_, p).makespan_ms;
     if (ms > 0 && (best_.ms < 0 || ms < best_.ms)) {
       best_.ms = ms;
       best_.policy = p;
     }
+    return ms;
   }
 
   // Varies one setting of the best policy over `values`: about eight spread over them, then
   // the neighbours of the best.
-  template <typename Set>
-  void refine(const std::vector<int>& values, Set set) {
+  template <typename Get, typename Set>
+  void refine(const std::vector<int>& values, Get get, Set set) {
     if (values.empty()) return;
     const std::size_t n = values.size();
     const std::size_t step = std::max<std::size_t>(1, n / 6);
@@ -447,27 +535,25 @@ class Search {
     for (std::size_t i = 0; i < n; i += step) at(i);
     at(n - 1);
     for (int pass = 0; pass < 2; ++pass) {
-      const Policy centre = best_.policy;
-      for (std::size_t i = 0; i < n; ++i) {
-        Policy p = centre;
-        set(p, values[i]);
-        if (p.team != centre.team || p.pace != centre.pace) continue;
-        for (std::size_t j = i > step ? i - step : 0; j < std::min(n, i + step + 1); ++j) at(j);
-        break;
-      }
+      const auto centre = std::find(values.begin(), values.end(), get(best_.policy));
+      if (centre == values.end()) break;
+      const auto i = static_cast<std::size_t>(centre - values.begin());
+      for (std::size_t j = i > step ? i - step : 0; j < std::min(n, i + step + 1); ++j) at(j);
     }
   }
 
   const Scenario& s_;
   std::vector<int> teams_, paces_;
-  std::set<std::tuple<int, int, int, int, int, int>> tried_;
+  std::vector<Policy::EndGame> end_games_;
+  std::vector<Policy::Stale> stale_rules_;
+  std::set<std::tuple<int, int, int, int, int, int, int>> tried_;
   Plan best_;
 };
 
 }  // namespace
 
-Plan best_known(const Scenario& s) {
-  Plan best = Search(s).run();
+Plan best_known(const Scenario& s, Breadth breadth) {
+  Plan best = Search(s).run(breadth);
   const bool proven = best.ms == lower_bound(s).ms;
   best.note =
       fmt::format("{}: {}", proven ? "optimal, on the bound" : "best known, not proven optimal",
@@ -484,6 +570,9 @@ std::string describe(const Scenario& s, const Policy& p) {
            : p.order == P::Order::fastest_first
                ? ", gradients pushed one at a time, the fastest worker's first"
                : ", gradients pushed one at a time, the slowest worker's first";
+  } else if (p.pace == 0 && p.quorum > 1) {
+    out += fmt::format(
+        ", waiting gradients averaged in one apply once {} wait (or no other is coming)", p.quorum);
   } else if (p.pace == 0) {
     out += ", waiting gradients averaged in one apply as soon as the server is free";
   } else {

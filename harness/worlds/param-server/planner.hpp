@@ -23,6 +23,9 @@ struct Policy {
   // average only: 0 applies as soon as a gradient waits; j >= 1 also waits while the j-th fastest
   // working worker of the team computes (one update per its cycle: fewer versions).
   int pace = 0;
+  // average only, with pace 0: applies once `quorum` gradients wait, or once no worker of the team
+  // is pulling or computing (0 or 1: as soon as one waits).
+  int quorum = 0;
   // A worker takes a mini-batch only if the others could not complete all that are left sooner,
   // judged by mean times (what a program knows) or by the actual times and failures (offline).
   enum class EndGame { none, mean, actual } end_game = EndGame::none;
@@ -63,9 +66,12 @@ struct Plan {
 };
 
 // The best schedule over the families: teams of every worker up to some speed; pushes one at a
-// time in three orders, or averages applied at once or paced by one worker of the team; the end
-// game off, by mean times or by actual ones; a stale gradient retiring its worker or recomputed.
-Plan best_known(const Scenario& s);
+// time in three orders, or averages applied at once, paced by one worker of the team or once a
+// quorum of gradients waits; the end game off, by mean times or by actual ones; a stale gradient
+// retiring its worker or recomputed. Narrow: without quorums, the search drawn scenarios are
+// accepted on, so that widening the search does not change what is drawn.
+enum class Breadth { narrow, wide };
+Plan best_known(const Scenario& s, Breadth breadth = Breadth::wide);
 
 // What a policy does, in words, for the best known's note.
 std::string describe(const Scenario& s, const Policy& p);

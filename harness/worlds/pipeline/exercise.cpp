@@ -156,7 +156,11 @@ worlds::ScenarioFacts Contract::facts(const Scenario& sc) {
                        "its optimizer step), so x{} steps",
                        bound.derivation, bound.ms, sc.steps)},
           run_ms(sim::ms(sc.optimum_step_ms)),
-          fmt::format("{:g} ms per step: {}", sc.optimum_step_ms, sc.optimum_note)};
+          fmt::format("{:g} ms per step: {}{}", sc.optimum_step_ms, sc.optimum_note,
+                      worlds::gap_to_bound(sc.optimum_step_ms, bound.ms,
+                                           "the stages' orders together: each bound takes one "
+                                           "stage's work, warm-up or stash lanes, while the "
+                                           "orders of the others delay its inputs"))};
 }
 
 void Contract::add_figures(const detail::World& world, grade::ScenarioResult& result) {

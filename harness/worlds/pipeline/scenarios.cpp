@@ -129,7 +129,10 @@ Bound lower_bound(const Scenario& s) {
   }
   sim::Time best = 0;
   std::string derivation;
-  sim::Time before = 0;  // Σ_{i<s} (f_i + b_i)
+  sim::Time all_forwards = 0, all_backwards = 0;
+  for (int i = 0; i < p; ++i) all_forwards += f[i], all_backwards += b[i];
+  sim::Time before = 0;            // Σ_{i<s} (f_i + b_i)
+  sim::Time backwards_before = 0;  // Σ_{i<s} b_i
   for (int st = 0; st < p; ++st) {
     // Stage st starts after the first micro-batch reaches it, runs m forwards and m backwards,
     // and its last gradient must still travel back to stage 0.
@@ -155,7 +158,27 @@ Bound lower_bound(const Scenario& s) {
           "back",
           st, sim::to_ms(held), s.stashes[st], m, rounds, sim::to_ms(held), sim::to_ms(before));
     }
+    // Warm-up: any micro-batch's backward on stage st starts no earlier than R = Σf +
+    // Σ_{i>st} b_i (its forwards everywhere, then the backwards after st). Until the first one
+    // ends no stash on st is freed, and each forward takes one, so at most k = min(B, m) forwards
+    // run before it; the other m - k forwards and all m backwards follow, one at a time, and the
+    // last gradient returns through the stages before st: R + (m - k) f_st + m b_st +
+    // Σ_{i<st} b_i.
+    const int warm = std::min(s.stashes[st], m);
+    const sim::Time round_trip = all_forwards + (all_backwards - backwards_before - b[st]);
+    const sim::Time warmup = round_trip + (m - warm) * f[st] + m * b[st] + backwards_before;
+    if (warmup > best) {
+      best = warmup;
+      derivation = fmt::format(
+          "warm-up on stage {}: its first backward starts no earlier than {:g} ms (a micro-batch's "
+          "forwards everywhere and the backwards after it), and until one ends its {} stashes "
+          "allow {} forwards; then {} forwards and {} backwards ({:g} ms), and {:g} ms back to "
+          "stage 0",
+          st, sim::to_ms(round_trip), s.stashes[st], warm, m - warm, m,
+          sim::to_ms((m - warm) * f[st] + m * b[st]), sim::to_ms(backwards_before));
+    }
     before += f[st] + b[st];
+    backwards_before += b[st];
   }
   // The optimizer steps of different stages may run at once.
   return {sim::to_ms(best + sim::ms(s.optimizer_ms)), derivation};

@@ -1,0 +1,83 @@
+// The worlds' planners on generated scenarios, in figures: for each exercise, the real time to draw
+// and plan a scenario (its facts: baseline, bound, best known), and how far the best known sits
+// above the bound. No program runs.
+//   overlap-planner-bench [--seeds N] [--list] [exercise ...]
+// With --list, also one line per scenario: name, bound, best known (ms), planning time (ms).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "../worlds/fsdp/exercise.hpp"
+#include "../worlds/grad-accum/exercise.hpp"
+#include "../worlds/param-server/exercise.hpp"
+#include "../worlds/pipeline/exercise.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double quantile(const std::vector<double>& sorted, double q) {
+  return sorted[static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5)];
+}
+
+template <typename Contract>
+void bench(int seeds, bool list) {
+  std::vector<double> ratios, planning_ms;
+  for (int seed = 1; seed <= seeds; ++seed) {
+    for (int k = 0; k < 4; ++k) {
+      const auto start = Clock::now();
+      const auto scenario = Contract::generate(static_cast<std::uint64_t>(seed), k);
+      const overlap::worlds::ScenarioFacts facts = Contract::facts(scenario);
+      const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+      planning_ms.push_back(ms);
+      ratios.push_back(facts.best_known_ms / facts.bound.ms);
+      if (list) {
+        fmt::print("{} {} {:g} {:g} {:.1f}\n", Contract::name, facts.name, facts.bound.ms,
+                   facts.best_known_ms, ms);
+      }
+    }
+  }
+  std::sort(ratios.begin(), ratios.end());
+  std::sort(planning_ms.begin(), planning_ms.end());
+  const auto above = [&](double r) {
+    return std::count_if(ratios.begin(), ratios.end(), [r](double x) { return x > r; });
+  };
+  const auto below = std::count_if(ratios.begin(), ratios.end(), [](double x) { return x < 1; });
+  fmt::print(
+      "{:<13} {} scenarios; best known / bound: median {:.3f}, 90th percentile {:.3f}, max "
+      "{:.3f}; on the bound {}, above it by more than 5 % {}, by more than 20 % {}, below it (a "
+      "bound that does not hold) {}; drawn and planned in {:.1f} ms at the median, {:.1f} ms at "
+      "the most\n",
+      Contract::name, ratios.size(), quantile(ratios, 0.5), quantile(ratios, 0.9), ratios.back(),
+      static_cast<long>(ratios.size()) - above(1 + 1e-9) - below, above(1.05), above(1.2), below,
+      quantile(planning_ms, 0.5), planning_ms.back());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int seeds = 200;
+  bool list = false;
+  std::vector<std::string> wanted;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--seeds" && i + 1 < argc) {
+      seeds = std::atoi(argv[++i]);
+    } else if (arg == "--list") {
+      list = true;
+    } else {
+      wanted.push_back(arg);
+    }
+  }
+  auto on = [&](std::string_view name) {
+    return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
+  };
+  if (on("pipeline")) bench<overlap::pipeline::Contract>(seeds, list);
+  if (on("grad-accum")) bench<overlap::grad_accum::Contract>(seeds, list);
+  if (on("param-server")) bench<overlap::param_server::Contract>(seeds, list);
+  if (on("fsdp")) bench<overlap::fsdp::Contract>(seeds, list);
+}
