@@ -5,12 +5,19 @@
 # candidate waits: run it on an otherwise idle machine), and the CPU time of each build target
 # (the sum over its translation units, each compile timed alone: steady on a busy machine too),
 # the heaviest first.
-# --at REV measures an earlier commit the same way, for a before and after.
-#   harness/bench/first_grade.sh [--at REV] [exercise ...]   (default: pipeline)
+# --at REV measures an earlier commit the same way, for a before and after; --everything builds
+# all that `./overlap test` builds instead of grading (the build's share of a test run).
+#   harness/bench/first_grade.sh [--at REV] [--everything] [exercise ...]   (default: pipeline)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-at=HEAD
-if [[ "${1:-}" == --at ]]; then at="$2"; shift 2; fi
+at=HEAD everything=0
+while [[ $# -gt 0 && "$1" == --* ]]; do
+  case "$1" in
+    --at) at="$2"; shift 2 ;;
+    --everything) everything=1; shift ;;
+    *) echo "first_grade: unknown option $1" >&2; exit 2 ;;
+  esac
+done
 exercises=("$@")
 [[ ${#exercises[@]} -gt 0 ]] || exercises=(pipeline)
 work="$(mktemp -d)"
@@ -40,7 +47,11 @@ for exercise in "${exercises[@]}"; do
   configured=$(seconds_since "$start")
   start=$(date +%s.%N)
   status=0
-  "$clone/overlap" grade "$exercise" >"$work/out" 2>&1 || status=$?
+  if [[ $everything -eq 1 ]]; then
+    cmake --build "$clone/build" >"$work/out" 2>&1 || status=$?
+  else
+    "$clone/overlap" grade "$exercise" >"$work/out" 2>&1 || status=$?
+  fi
   graded=$(seconds_since "$start")
   if [[ $status -ne 0 && $status -ne 1 ]]; then
     cat "$work/out" >&2
@@ -48,9 +59,12 @@ for exercise in "${exercises[@]}"; do
     exit 1
   fi
   run=$(grep -o 'graded [0-9]* scenarios* in [0-9.]* s of real time' "$work/out" || true)
-  printf '%s at %s: first grade %.1f s on %s cores: configure %s s, build and grade %s s (%s)\n' \
-    "$exercise" "$(git -C "$clone" rev-parse --short HEAD)" "$(awk -v a="$configured" -v b="$graded" 'BEGIN { print a + b }')" "$(nproc)" \
-    "$configured" "$graded" "$run"
+  what="first grade" part="build and grade"
+  [[ $everything -eq 0 ]] || what="everything built" part="build"
+  printf '%s at %s: %s %.1f s on %s cores: configure %s s, %s %s s %s\n' "$exercise" \
+    "$(git -C "$clone" rev-parse --short HEAD)" "$what" \
+    "$(awk -v a="$configured" -v b="$graded" 'BEGIN { print a + b }')" "$(nproc)" "$configured" \
+    "$part" "$graded" "${run:+($run)}"
   awk '$3 ~ /\.(o|pch)$/ {
          target = $3
          sub(/^.*CMakeFiles\//, "", target); sub(/\.dir\/.*$/, "", target)
