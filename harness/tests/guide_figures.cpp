@@ -1,6 +1,7 @@
 // Checks an interviewer guide against the grader: every figure in its checked tables equals what
-// the grader reported, its card fits one printed page, and the card quotes every hint word for
-// word.
+// the grader reported, its card fits one printed page, quotes every hint word for word and gives
+// the intro (two sentences) and the prediction questions, and its page two fits a printed page
+// with every follow-up question's good and weak answers.
 //
 //   overlap-guide-figures EXERCISE GUIDE HINTS REPORTS KIT
 //
@@ -440,14 +441,15 @@ class Checker {
   int figures_ = 0;
 };
 
-// The card: from `## The card` to the next `## ` heading.
-std::string card_of(const std::vector<std::string>& lines, int& first_line) {
+// A section: from its `## ` heading to the next one.
+std::string section_of(const std::vector<std::string>& lines, const std::string& heading,
+                       int& first_line) {
   std::string out;
   bool inside = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].starts_with("## ")) {
       if (inside) break;
-      if (trim(lines[i]) == "## The card") {
+      if (trim(lines[i]) == heading) {
         inside = true;
         first_line = static_cast<int>(i) + 1;
         continue;
@@ -467,6 +469,102 @@ int words_in(const std::string& text) {
     }
   }
   return count;
+}
+
+// The pages printed for the table. The card says the intro and asks the predictions word for
+// word: `**Intro**` and `**Predictions**`, each followed by a quotation, the intro of two
+// sentences. Page two (`## Page two`) fits a printed page and gives each follow-up question
+// (`**N. ...**` under `### Follow-up questions`) the good and the weak answer it is scored against.
+void check_pages(const std::vector<std::string>& lines, const std::string& card, int card_line,
+                 const std::string& guide, int& page_two_words) {
+  const std::string flat = squeeze(card);
+  static const std::regex intro(R"re(\*\*Intro\*\*[^"]*"([^"]+)")re");
+  static const std::regex predictions(R"re(\*\*Predictions\*\*[^"]*"([^"]+)")re");
+  static const std::regex sentence_end(R"([.?!](\s|$))");
+  std::smatch m;
+  if (!std::regex_search(flat, m, intro)) {
+    error(card_line, guide, "the card gives no intro (`**Intro**` and a quotation)");
+  } else {
+    const std::string text = m[1].str();
+    const auto sentences = std::distance(
+        std::sregex_iterator(text.begin(), text.end(), sentence_end), std::sregex_iterator());
+    if (sentences != 2)
+      error(card_line, guide, "the card's intro has {} sentences, not two", sentences);
+  }
+  if (!std::regex_search(flat, m, predictions) || m[1].str().find('?') == std::string::npos)
+    error(card_line, guide, "the card asks no predictions (`**Predictions**` and a question)");
+
+  int line = 0;
+  const std::string page = section_of(lines, "## Page two", line);
+  page_two_words = words_in(page);
+  if (page.empty()) {
+    error(1, guide, "no `## Page two` section");
+    return;
+  }
+  if (page_two_words > kCardWordLimit) {
+    error(line, guide, "page two has {} words, more than a printed page ({})", page_two_words,
+          kCardWordLimit);
+  }
+  const std::size_t start = page.find("### Follow-up questions");
+  if (start == std::string::npos) {
+    error(line, guide, "page two has no `### Follow-up questions`");
+    return;
+  }
+  static const std::regex question(R"(\*\*(\d+)\. )");
+  const std::string follow_ups = page.substr(start);
+  std::vector<std::pair<std::string, std::size_t>> starts;
+  for (auto it = std::sregex_iterator(follow_ups.begin(), follow_ups.end(), question);
+       it != std::sregex_iterator(); ++it) {
+    starts.emplace_back((*it)[1].str(), static_cast<std::size_t>(it->position()));
+  }
+  if (starts.empty()) error(line, guide, "page two lists no follow-up question (`**N. ...**`)");
+  for (std::size_t q = 0; q < starts.size(); ++q) {
+    const std::size_t end = q + 1 < starts.size() ? starts[q + 1].second : follow_ups.size();
+    const std::string answer = follow_ups.substr(starts[q].second, end - starts[q].second);
+    for (const char* kind : {"*Good", "*Weak"}) {
+      if (answer.find(kind) == std::string::npos) {
+        error(line, guide, "page two: follow-up question {} has no {}:* answer", starts[q].first,
+              kind);
+      }
+    }
+  }
+}
+
+// Preparation, estimated from word counts: the card twice, page two, the hints file, the script
+// notes and the fast-solver branch at the rate of guides/README.md's table after
+// `<!-- preparation: R words a minute -->`, rounded up to 5 minutes, must be the minutes the
+// table gives the exercise.
+void check_preparation(const std::vector<std::string>& lines, int card_words, int page_two_words,
+                       const std::string& hints, const std::string& exercise, const fs::path& kit,
+                       const std::string& guide, int& minutes) {
+  int words = 2 * card_words + page_two_words + words_in(hints);
+  for (const char* heading :
+       {"## Before the interview", "## Script notes", "## The script in full", "## Fast solver"}) {
+    int line = 0;
+    words += words_in(section_of(lines, heading, line));
+  }
+  const std::string readme = "guides/README.md";
+  const std::vector<std::string> rows = lines_of(read_file(kit / readme));
+  static const std::regex marker(R"(^<!-- preparation: (\d+) words a minute -->\s*$)");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::smatch m;
+    if (!std::regex_match(rows[i], m, marker)) continue;
+    const int rate = std::stoi(m[1].str());
+    minutes = (words + 5 * rate - 1) / (5 * rate) * 5;
+    for (std::size_t j = i + 1; j < rows.size() && trim(rows[j]).starts_with('|'); ++j) {
+      const std::vector<std::string> cells = cells_of(rows[j]);
+      if (cells.size() < 2 || trim(cells[0]) != "`" + exercise + "`") continue;
+      if (trim(cells[1]) != std::to_string(minutes)) {
+        error(static_cast<int>(j) + 1, readme,
+              "{} takes {} minutes to prepare, the table says {}: {} words of {} at {} a minute",
+              exercise, minutes, trim(cells[1]), words, guide, rate);
+      }
+      return;
+    }
+    error(static_cast<int>(i) + 1, readme, "no preparation row for `{}`", exercise);
+    return;
+  }
+  error(1, readme, "no preparation table (`<!-- preparation: R words a minute -->`)");
 }
 
 // Each hint's question: the first quotation after its `**Hint N: ...**` heading.
@@ -582,14 +680,15 @@ int main(int argc, char** argv) {
     const std::vector<std::string> lines = lines_of(read_file(guide_path));
 
     int card_line = 0;
-    const std::string card = card_of(lines, card_line);
+    const std::string card = section_of(lines, "## The card", card_line);
     const int words = words_in(card);
     if (card.empty()) error(1, guide, "no `## The card` section");
     if (words > kCardWordLimit) {
       error(card_line, guide, "the card has {} words, more than a printed page ({})", words,
             kCardWordLimit);
     }
-    const auto questions = hint_questions(read_file(argv[3]));
+    const std::string hints = read_file(argv[3]);
+    const auto questions = hint_questions(hints);
     if (questions.empty()) error(1, guide, "no hint questions found in {}", argv[3]);
     const std::string flat_card = squeeze(card);
     for (const auto& [n, question] : questions) {
@@ -598,6 +697,10 @@ int main(int argc, char** argv) {
               question);
       }
     }
+
+    int page_two_words = 0, minutes = 0;
+    check_pages(lines, card, card_line, guide, page_two_words);
+    check_preparation(lines, words, page_two_words, hints, exercise, argv[5], guide, minutes);
 
     Reports reports(argv[4]);
     check_score_tables(exercise, guide, lines, argv[5], reports);
@@ -645,8 +748,10 @@ int main(int argc, char** argv) {
     if (tables == 0)
       error(1, guide, "no checked table (<!-- checked: TEST ... --> before a table)");
     fmt::print(
-        "{}: the card {} words (at most {}), {} hints quoted; {} checked tables, {} figures\n",
-        guide, words, kCardWordLimit, questions.size(), tables, checker.figures());
+        "{}: the card {} words (at most {}), {} hints quoted; page two {} words; {} minutes to "
+        "prepare; {} checked tables, {} figures\n",
+        guide, words, kCardWordLimit, questions.size(), page_two_words, minutes, tables,
+        checker.figures());
   } catch (const std::exception& e) {
     fmt::print(stderr, "overlap-guide-figures: {}\n", e.what());
     return 2;

@@ -103,3 +103,15 @@ if(TARGET grade-pipeline-solution)
   set_tests_properties(guide.checker-rejects PROPERTIES LABELS guide
                        FIXTURES_REQUIRED graded-pipeline)
 endif()
+
+# ... and a guide whose printed pages lack what the table needs: an intro of three sentences,
+# predictions without a question, a follow-up question without its weak answer; and whose words
+# no longer take the preparation time guides/README.md gives.
+add_test(NAME guide.checker-rejects-pages
+  COMMAND ${CMAKE_COMMAND}
+    "-DCOMMAND=$<TARGET_FILE:overlap-guide-figures>;pipeline;${CMAKE_CURRENT_SOURCE_DIR}/guides/wrong_pages.md;${PROJECT_SOURCE_DIR}/guides/hints/pipeline.md;${CMAKE_CURRENT_BINARY_DIR};${PROJECT_SOURCE_DIR}"
+    -DEXIT=1
+    "-DOUTPUT_MATCHES=the card's intro has 3 sentences, not two.*the card asks no predictions.*page two: follow-up question 2 has no \\*Weak:\\* answer.*pipeline takes [0-9]+ minutes to prepare, the table says 25"
+    "-DOUTPUT_LACKS=follow-up question 1 "
+    -P ${expect_exit})
+set_tests_properties(guide.checker-rejects-pages PROPERTIES LABELS guide)
