@@ -180,7 +180,7 @@ ScoreRule parse_score_rule(const std::string& json_text) {
       rule.exercises.emplace(std::string(name), std::move(out));
     }
   } catch (const std::runtime_error&) {
-    throw;  // already says what is malformed
+    throw;                             // already says what is malformed
   } catch (const std::exception& e) {  // as_object() and kin on the wrong kind of value
     malformed(std::string("a value of the wrong kind: ") + e.what());
   }

@@ -176,17 +176,28 @@ std::vector<Event> read_events(const fs::path& session) {
   return out;
 }
 
-Event grade_event(const grade::Report& report, const std::string& source, std::int64_t time,
-                  const std::string& scenario_option, int generated, const std::string& printed) {
+namespace {
+
+// A grade of `source`, built or not: what both kinds of grade record alike.
+Event graded(const std::string& source, std::int64_t time, bool built, std::uint64_t seed,
+             const std::string& scenario_option, int generated) {
   Event e;
   e.kind = Event::Kind::grade;
   e.time = time;
   e.source = source;
   e.sha256 = grade::sha256_hex(source);
-  e.built = true;
-  e.seed = report.seed;
+  e.built = built;
+  e.seed = seed;
   e.scenario = scenario_option;
   e.generated = generated;
+  return e;
+}
+
+}  // namespace
+
+Event grade_event(const grade::Report& report, const std::string& source, std::int64_t time,
+                  const std::string& scenario_option, int generated, const std::string& printed) {
+  Event e = graded(source, time, true, report.seed, scenario_option, generated);
   e.verdict = report.verdict;
   for (const grade::ScenarioResult& r : report.scenarios) {
     std::string violation;
@@ -203,15 +214,7 @@ Event grade_event(const grade::Report& report, const std::string& source, std::i
 Event build_failure_event(const std::string& source, std::int64_t time, std::uint64_t seed,
                           const std::string& scenario_option, int generated,
                           const std::string& messages) {
-  Event e;
-  e.kind = Event::Kind::grade;
-  e.time = time;
-  e.source = source;
-  e.sha256 = grade::sha256_hex(source);
-  e.built = false;
-  e.seed = seed;
-  e.scenario = scenario_option;
-  e.generated = generated;
+  Event e = graded(source, time, false, seed, scenario_option, generated);
   e.report = messages;
   return e;
 }
