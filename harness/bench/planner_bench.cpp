@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "../worlds/fsdp/exercise.hpp"
-#include "../worlds/grad-accum/exercise.hpp"
-#include "../worlds/param-server/exercise.hpp"
-#include "../worlds/pipeline/exercise.hpp"
+#include "../worlds/fsdp/contract.hpp"
+#include "../worlds/grad-accum/contract.hpp"
+#include "../worlds/param-server/contract.hpp"
+#include "../worlds/pipeline/contract.hpp"
 
 namespace {
 

@@ -29,7 +29,7 @@ constexpr int kDevices = 4;
 
 double run(const std::string& client, long operations) {
   sim::Simulator sim;
-  sim.set_limits(sim::ms(1e12), 1ULL << 40);
+  sim.set_limits(sim::from_ms(1e12), 1ULL << 40);
   std::vector<sim::Device*> devices;
   for (int d = 0; d < kDevices; ++d) devices.push_back(&sim.add_device(fmt::format("d{}", d)));
   worlds::Remote remote;
@@ -44,7 +44,7 @@ double run(const std::string& client, long operations) {
        {},
        [&](worlds::Call& call) {
          sim::Operation<>::start(sim, *devices[call.index(kDevices, "device")], {"work", "", 'W'},
-                                 sim::ms(1), remote.reply(call.number), {});
+                                 sim::from_ms(1), remote.reply(call.number), {});
        },
        [](protocol::Writer&) {}});
   const double seconds =

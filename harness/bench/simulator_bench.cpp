@@ -19,7 +19,7 @@ template <typename Token>
 auto async_work(Simulator& sim, Device& device, Token&& token) {
   return asio::async_initiate<Token, void(boost::system::error_code)>(
       [&sim, &device](auto handler) {
-        Operation<>::start(sim, device, {"work", "", 'W'}, ms(1), std::move(handler), {});
+        Operation<>::start(sim, device, {"work", "", 'W'}, from_ms(1), std::move(handler), {});
       },
       token);
 }
@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
   const long operations = argc > 1 ? std::atol(argv[1]) : 1'000'000;
   constexpr int kDevices = 4;
   Simulator sim;
-  sim.set_limits(ms(1e12), 1ULL << 40);
+  sim.set_limits(from_ms(1e12), 1ULL << 40);
   std::vector<Device*> devices;
   for (int d = 0; d < kDevices; ++d) devices.push_back(&sim.add_device(fmt::format("d{}", d)));
   int finished = 0;

@@ -85,7 +85,7 @@ class Simulator {
   boost::asio::io_context io_{1};
   Time now_ = 0;
   Time finish_time_ = 0;
-  Time time_limit_ = ms(3'600'000);
+  Time time_limit_ = from_ms(3'600'000);
   std::uint64_t event_limit_ = 50'000'000;
   std::uint64_t next_sequence_ = 0;
   std::uint64_t fired_ = 0;

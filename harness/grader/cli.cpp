@@ -18,14 +18,14 @@
 #include <optional>
 #include <sstream>
 
+#include "../grade/verdict.hpp"
 #include "../protocol/text.hpp"
 #include "../report/html_report.hpp"
 #include "../report/report_json.hpp"
 #include "../report/text_report.hpp"
 #include "../report/trace.hpp"
-#include "../result/verdict.hpp"
 #include "../sandbox/empty_root.hpp"
-#include "../worlds/common/exercise.hpp"
+#include "../worlds/common/graded_exercise.hpp"
 #include "build.hpp"
 #include "files.hpp"
 #include "program.hpp"
@@ -70,11 +70,11 @@ std::string compiler_messages(const std::string& log) {
 
 // How the best known is reached is for the interviewer: the candidate's reports give figures.
 void keep_figures_only(Report& report) {
-  for (ScenarioResult& r : report.scenarios) r.optimum_note.clear();
+  for (ScenarioResult& r : report.scenarios) r.best_known_note.clear();
 }
 
 // For a candidate who is optimal early: the harder scenarios, unless this grade ran them.
-void print_stretch(const worlds::Exercise& exercise, const SelectionRequest& request) {
+void print_stretch(const worlds::GradedExercise& exercise, const SelectionRequest& request) {
   const auto stretch = exercise.stretch();
   if (stretch.empty() || request.scenario.value_or("").starts_with("stretch")) return;
   fmt::print(
@@ -199,7 +199,7 @@ struct Runnable {
 };
 
 // One scenario, its program started by `host`, or under gdb when there is none.
-ScenarioResult run(const worlds::Exercise& exercise, const std::string& scenario,
+ScenarioResult run(const worlds::GradedExercise& exercise, const std::string& scenario,
                    const Runnable& submission, double time_limit, SandboxHost* host) {
   // Started once the scenario is planned: its deadline is the submission's alone.
   std::optional<Program> program;
@@ -212,7 +212,7 @@ ScenarioResult run(const worlds::Exercise& exercise, const std::string& scenario
 }
 
 // A debug run: the scenario under gdb, what the judge saw, and no verdict.
-int debug(const worlds::Exercise& exercise, const std::string& scenario,
+int debug(const worlds::GradedExercise& exercise, const std::string& scenario,
           const Runnable& submission) {
   fmt::print(
       "overlap: debug run of {} ({}) under gdb: no deadline, no verdict, and none of the "
@@ -297,7 +297,7 @@ int main(int argc, char** argv) {
                fmt::join(worlds::exercise_names(), ", "));
     return kUsage;
   }
-  const worlds::Exercise& exercise = *exercise_ptr;
+  const worlds::GradedExercise& exercise = *exercise_ptr;
   if (args.count("help")) {
     std::cout << "usage: overlap-judge " << exercise.name() << " --program FILE [options]\n"
               << options;

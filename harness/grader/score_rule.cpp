@@ -9,7 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "../result/verdict.hpp"
+#include "../grade/verdict.hpp"
 
 namespace overlap::grade {
 

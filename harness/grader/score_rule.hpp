@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "../result/result.hpp"
+#include "../grade/result.hpp"
 
 namespace overlap::grade {
 

@@ -12,7 +12,7 @@ namespace {
 
 // The scenarios an earlier report graded, with its seed: the same names give the same
 // scenarios, so the same submission gets the same report.
-Selection replayed(const worlds::Exercise& exercise, const std::string& file) {
+Selection replayed(const worlds::GradedExercise& exercise, const std::string& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw UsageError(fmt::format("cannot read the report to replay, {}", file));
   std::ostringstream text;
@@ -52,7 +52,7 @@ Selection replayed(const worlds::Exercise& exercise, const std::string& file) {
 
 }  // namespace
 
-std::string valid_scenarios(const worlds::Exercise& exercise) {
+std::string valid_scenarios(const worlds::GradedExercise& exercise) {
   std::vector<std::string> names;
   for (const auto& s : exercise.scenarios()) names.push_back(s.name);
   for (const auto& s : exercise.stretch()) names.push_back(s.name);
@@ -61,7 +61,8 @@ std::string valid_scenarios(const worlds::Exercise& exercise) {
       fmt::join(names, ", "));
 }
 
-Selection select_scenarios(const worlds::Exercise& exercise, const SelectionRequest& request) {
+Selection select_scenarios(const worlds::GradedExercise& exercise,
+                           const SelectionRequest& request) {
   if (request.replay) return replayed(exercise, *request.replay);
   if (request.generated < 0 || request.generated > kMaxGenerated) {
     throw UsageError(fmt::format("--generated must be 0 to {}", kMaxGenerated));

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "../worlds/common/exercise.hpp"
 #include "../worlds/common/generated.hpp"
+#include "../worlds/common/graded_exercise.hpp"
 
 namespace overlap::grade {
 
@@ -36,10 +36,10 @@ inline constexpr int kMaxGenerated = 1000;
 
 // Every name --scenario takes, for messages: the named and stretch scenarios, seed-S-k, named,
 // generated, stretch.
-std::string valid_scenarios(const worlds::Exercise& exercise);
+std::string valid_scenarios(const worlds::GradedExercise& exercise);
 
 // Throws UsageError for a request that names nothing gradable; any other exception is the
 // judge's own failure (a world that cannot generate its scenarios).
-Selection select_scenarios(const worlds::Exercise& exercise, const SelectionRequest& request);
+Selection select_scenarios(const worlds::GradedExercise& exercise, const SelectionRequest& request);
 
 }  // namespace overlap::grade

@@ -14,7 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "../result/verdict.hpp"
+#include "../grade/verdict.hpp"
 #include "files.hpp"
 #include "sha256.hpp"
 

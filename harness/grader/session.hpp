@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "../result/result.hpp"
+#include "../grade/result.hpp"
 
 namespace overlap::session {
 

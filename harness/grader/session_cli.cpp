@@ -15,7 +15,7 @@
 #include <map>
 #include <sstream>
 
-#include "../result/verdict.hpp"
+#include "../grade/verdict.hpp"
 #include "files.hpp"
 #include "score_rule.hpp"
 #include "session.hpp"

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "../grade/verdict.hpp"
 #include "../report/html_report.hpp"
-#include "../result/verdict.hpp"
 
 namespace overlap::session {
 

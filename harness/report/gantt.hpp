@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "../result/result.hpp"
+#include "../grade/result.hpp"
 
 namespace overlap::report {
 

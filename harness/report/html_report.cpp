@@ -8,7 +8,7 @@
 #include <iterator>
 #include <map>
 
-#include "../result/verdict.hpp"
+#include "../grade/verdict.hpp"
 
 namespace overlap::report {
 
@@ -62,7 +62,7 @@ svg.timeline rect.op.failed, svg.timeline rect.op.running { stroke: #c4262e; str
 .k8 { fill: #bab0ac; } .k9 { fill: #86bcb6; }
 svg.timeline .mark line { stroke-width: 1.5; }
 svg.timeline .mark.bound line { stroke: #1b7f37; stroke-dasharray: 6 3; }
-svg.timeline .mark.optimum line { stroke: #2f6fb3; stroke-dasharray: 2 2; }
+svg.timeline .mark.best-known line { stroke: #2f6fb3; stroke-dasharray: 2 2; }
 svg.timeline .mark.makespan line { stroke: #1d1d1f; }
 svg.timeline .mark text { fill: #1d1d1f; }
 svg.timeline .violation-marker line { stroke: #c4262e; stroke-width: 1.5; }
@@ -191,7 +191,7 @@ void verdict_table(const grade::Report& report, Out out) {
                    html_escape(r.name), i, tier,
                    r.correct ? fmt::format("{:.2f}x", r.speedup) : "&ndash;",
                    r.finished ? ms(r.makespan_ms) + " ms" : "did not finish", ms(r.baseline_ms),
-                   ms(r.bound_ms), ms(r.optimum_ms));
+                   ms(r.bound_ms), ms(r.best_known_ms));
   }
   fmt::format_to(out, "</tbody>\n</table>\n");
 }
@@ -203,7 +203,8 @@ std::string verdict_sentence(const grade::ScenarioResult& r) {
   }
   return fmt::format(
       "{}: correct, speedup {:.2f}x; pass needs {:.2f}x, optimal {:.2f}x (within 2% of {} ms)",
-      grade::tier_name(r.verdict), r.speedup, r.pass_speedup, r.optimal_speedup, ms(r.optimum_ms));
+      grade::tier_name(r.verdict), r.speedup, r.pass_speedup, r.optimal_speedup,
+      ms(r.best_known_ms));
 }
 
 // A vertical line across the rows at `x`, labelled above them on line 0 or 1, to its left or right.
@@ -224,7 +225,7 @@ void timeline(const grade::ScenarioResult& r, std::size_t index, const KindColou
   std::size_t longest_name = 0;
   for (const auto& d : r.utilisation) longest_name = std::max(longest_name, d.device.size());
   const double left = std::max(80.0, 7.0 * static_cast<double>(longest_name) + 16);
-  double end = std::max({r.makespan_ms, r.bound_ms, r.optimum_ms});
+  double end = std::max({r.makespan_ms, r.bound_ms, r.best_known_ms});
   for (const auto& e : r.timeline) end = std::max(end, e.end_ms);
   for (const auto& v : r.violations) end = std::max(end, v.at_ms);
   if (!(end > 0)) end = 1;
@@ -284,8 +285,8 @@ void timeline(const grade::ScenarioResult& r, std::size_t index, const KindColou
   }
   mark(out, "bound", x(r.bound_ms), bottom, 0, false, "bound " + ms(r.bound_ms),
        "bound: " + ms(r.bound_ms) + " ms, a proven lower bound");
-  mark(out, "optimum", x(r.optimum_ms), bottom, 1, false, "best known " + ms(r.optimum_ms),
-       "best known: " + ms(r.optimum_ms) + " ms, the best makespan known");
+  mark(out, "best-known", x(r.best_known_ms), bottom, 1, false, "best known " + ms(r.best_known_ms),
+       "best known: " + ms(r.best_known_ms) + " ms, the best makespan known");
   // Each violation at its moment: the list below links here.
   for (std::size_t k = 0; k < r.violations.size(); ++k) {
     const grade::ViolationEntry& v = r.violations[k];
@@ -340,8 +341,8 @@ void scenario(const grade::ScenarioResult& r, std::size_t index, const KindColou
                    ms(r.makespan_ms), ms(r.baseline_ms), ms(r.bound_ms), 100 * r.efficiency);
   }
   fmt::format_to(out, "<dt>bound</dt><dd>{}</dd>\n", html_escape(r.bound_derivation));
-  if (!r.optimum_note.empty()) {
-    fmt::format_to(out, "<dt>best known</dt><dd>{}</dd>\n", html_escape(r.optimum_note));
+  if (!r.best_known_note.empty()) {
+    fmt::format_to(out, "<dt>best known</dt><dd>{}</dd>\n", html_escape(r.best_known_note));
   }
   for (const grade::Figure& f : r.figures) {
     fmt::format_to(out, "<dt>{}</dt><dd>{:g}{}{}</dd>\n", html_escape(f.name),

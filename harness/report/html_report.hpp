@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "../result/result.hpp"
+#include "../grade/result.hpp"
 
 namespace overlap::report {
 

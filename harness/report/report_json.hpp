@@ -4,12 +4,13 @@
 
 #include <boost/json/value.hpp>
 
-#include "../result/result.hpp"
+#include "../grade/result.hpp"
 
 namespace overlap::report {
 
 // 2: the seed of the generated scenarios, each scenario's parameters and the paths it took.
-inline constexpr int kSchemaVersion = 2;
+// 3: `optimum_ms` and `optimum_note` renamed `best_known_ms` and `best_known_note`.
+inline constexpr int kSchemaVersion = 3;
 
 boost::json::value to_json(const grade::Report& report);
 

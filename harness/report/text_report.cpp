@@ -9,7 +9,7 @@
 #include <set>
 #include <vector>
 
-#include "../result/verdict.hpp"
+#include "../grade/verdict.hpp"
 #include "gantt.hpp"
 
 namespace overlap::report {
@@ -51,7 +51,8 @@ std::string verdict_line(const grade::ScenarioResult& r) {
   return fmt::format(
       "{}: correct, speedup {:.2f}x; pass needs {:.2f}x, optimal {:.2f}x (within 2% of the best "
       "known, {:g} ms)",
-      grade::tier_heading(r.verdict), r.speedup, r.pass_speedup, r.optimal_speedup, r.optimum_ms);
+      grade::tier_heading(r.verdict), r.speedup, r.pass_speedup, r.optimal_speedup,
+      r.best_known_ms);
 }
 
 void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
@@ -62,7 +63,7 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
                "  makespan    {:g} ms   baseline {:g} ms   bound {:g} ms   efficiency {:.1f}%\n",
                r.makespan_ms, r.baseline_ms, r.bound_ms, 100 * r.efficiency);
     fmt::print(out, "  bound       {}\n", r.bound_derivation);
-    if (!r.optimum_note.empty()) fmt::print(out, "  best known  {}\n", r.optimum_note);
+    if (!r.best_known_note.empty()) fmt::print(out, "  best known  {}\n", r.best_known_note);
   }
   std::vector<std::string> parts;
   for (const auto& m : r.peak_memory) {

@@ -4,7 +4,7 @@
 
 #include <ostream>
 
-#include "../result/result.hpp"
+#include "../grade/result.hpp"
 
 namespace overlap::report {
 

@@ -4,7 +4,7 @@
 
 #include <boost/json/value.hpp>
 
-#include "../result/result.hpp"
+#include "../grade/result.hpp"
 
 namespace overlap::report {
 

@@ -49,7 +49,7 @@ Program read_report(const std::string& file) {
   for (const json::value& v : report.at("scenarios").as_array()) {
     const json::object& s = v.as_object();
     p.runs.push_back({std::string(s.at("name").as_string()), number(s.at("makespan_ms")),
-                      number(s.at("optimum_ms")), number(s.at("bound_ms")),
+                      number(s.at("best_known_ms")), number(s.at("bound_ms")),
                       s.at("correct").as_bool(), std::string(s.at("verdict").as_string())});
   }
   return p;

@@ -5,7 +5,7 @@
 # grading test is defined.
 
 add_executable(overlap-guide-figures guide_figures.cpp ../grader/score_rule.cpp)
-target_link_libraries(overlap-guide-figures PRIVATE overlap_result Boost::json fmt::fmt)
+target_link_libraries(overlap-guide-figures PRIVATE overlap_grade Boost::json fmt::fmt)
 
 # overlap_find_the_bug(<world> EXIT <code> CHECKS ...): guides/find-the-bug/<world>.cpp, the wrong
 # program a fast candidate reads, graded as its guide says.

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "../../grader/selection.hpp"
-#include "../../worlds/common/exercise.hpp"
+#include "../../worlds/common/graded_exercise.hpp"
 
 using namespace overlap;
 

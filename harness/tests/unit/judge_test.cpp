@@ -11,7 +11,7 @@
 
 #include "../../protocol/frames.hpp"
 #include "../../protocol/message.hpp"
-#include "../../worlds/common/exercise.hpp"
+#include "../../worlds/common/graded_exercise.hpp"
 #include "../../worlds/param-server/wire.hpp"
 #include "../../worlds/pipeline/wire.hpp"
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "../../worlds/common/generated.hpp"
-#include "../../worlds/pipeline/exercise.hpp"
+#include "../../worlds/pipeline/contract.hpp"
 #include "../../worlds/pipeline/planner.hpp"
 #include "../../worlds/pipeline/scenarios.hpp"
 
@@ -50,11 +50,11 @@ BOOST_AUTO_TEST_SUITE(pipeline_schedule)
 BOOST_AUTO_TEST_CASE(the_planner_reaches_every_named_scenarios_published_figure) {
   for (const Scenario& sc : scenarios()) {
     BOOST_TEST_CONTEXT(sc.name) {
-      BOOST_TEST(sim::to_ms(planner::best_known(sc).step) == sc.optimum_step_ms);
-      BOOST_TEST(lower_bound(sc).ms == sc.optimum_step_ms);  // the bound is tight here
+      BOOST_TEST(sim::to_ms(planner::best_known(sc).step) == sc.best_known_step_ms);
+      BOOST_TEST(lower_bound(sc).ms == sc.best_known_step_ms);  // the bound is tight here
       const planner::Step run =
           planner::run_orders(sc, planner::one_f_one_b(sc, classic_warmup(sc.stages())));
-      BOOST_TEST(step_ms(run) == sc.optimum_step_ms);
+      BOOST_TEST(step_ms(run) == sc.best_known_step_ms);
       for (int s = 0; s < sc.stages(); ++s) {
         BOOST_TEST(run.peak_stashes[s] == sc.stages() - s);
         BOOST_TEST(run.peak_stashes[s] <= sc.stashes[s]);
@@ -154,13 +154,13 @@ BOOST_AUTO_TEST_CASE(the_best_known_is_never_below_the_bound_nor_above_1f1b) {
     for (int k = 0; k < 4; ++k) {
       const Scenario sc = Contract::generate(seed, k);
       BOOST_TEST_CONTEXT(sc.name) {
-        const sim::Time best = sim::ms(sc.optimum_step_ms);
+        const sim::Time best = sim::from_ms(sc.best_known_step_ms);
         BOOST_TEST(best == planner::best_known(sc).step);
-        BOOST_TEST(best >= sim::ms(lower_bound(sc).ms));
+        BOOST_TEST(best >= sim::from_ms(lower_bound(sc).ms));
         BOOST_TEST(best <=
                    planner::run_orders(sc, planner::one_f_one_b(sc, classic_warmup(sc.stages())))
                        .makespan);
-        BOOST_TEST(!sc.optimum_note.empty());
+        BOOST_TEST(!sc.best_known_note.empty());
       }
     }
   }
@@ -174,7 +174,7 @@ BOOST_AUTO_TEST_CASE(an_exhaustive_search_is_no_worse_than_any_family_where_it_r
   const sim::Time best = planner::best_known(sc).step;
   BOOST_TEST(best <= planner::run_orders(sc, planner::one_f_one_b(sc, {1, 0})).makespan);
   BOOST_TEST(best <= planner::run_orders(sc, planner::gpipe_waves(sc, 1)).makespan);
-  BOOST_TEST(best >= sim::ms(lower_bound(sc).ms));
+  BOOST_TEST(best >= sim::from_ms(lower_bound(sc).ms));
 }
 
 BOOST_AUTO_TEST_CASE(generated_scenarios_stay_within_the_briefs_ranges) {
@@ -195,14 +195,14 @@ BOOST_AUTO_TEST_CASE(generated_scenarios_stay_within_the_briefs_ranges) {
           BOOST_TEST(sc.backward_ms[s] >= 1.5 * sc.forward_ms[s]);
           BOOST_TEST(sc.backward_ms[s] <= 2.5 * sc.forward_ms[s]);
           // Whole microseconds.
-          BOOST_TEST(sim::to_ms(sim::ms(sc.forward_ms[s])) == sc.forward_ms[s]);
-          BOOST_TEST(sim::to_ms(sim::ms(sc.backward_ms[s])) == sc.backward_ms[s]);
+          BOOST_TEST(sim::to_ms(sim::from_ms(sc.forward_ms[s])) == sc.forward_ms[s]);
+          BOOST_TEST(sim::to_ms(sim::from_ms(sc.backward_ms[s])) == sc.backward_ms[s]);
           BOOST_TEST(sc.stashes[s] >= p - s);  // room for 1F1B
           gpipe_fits = gpipe_fits && sc.stashes[s] >= m;
         }
         BOOST_TEST(!gpipe_fits);
         // At least 20 % to gain over the starter.
-        BOOST_TEST(5 * sim::ms(sc.optimum_step_ms) <= 4 * baseline_step(sc));
+        BOOST_TEST(5 * sim::from_ms(sc.best_known_step_ms) <= 4 * baseline_step(sc));
         // The slowest stage where scenario k's family puts it.
         const int slowest = slowest_stage(sc);
         switch (k % 4) {
@@ -228,7 +228,7 @@ BOOST_AUTO_TEST_CASE(generated_scenarios_replay_from_their_names) {
   const Scenario a = Contract::generate(7, 5);
   const Scenario b = Contract::generate(7, 5);
   BOOST_TEST(a.description == b.description);
-  BOOST_TEST(a.optimum_step_ms == b.optimum_step_ms);
+  BOOST_TEST(a.best_known_step_ms == b.best_known_step_ms);
   BOOST_TEST(a.seed == b.seed);
   std::set<std::string> seen;
   for (int k = 0; k < 8; ++k) seen.insert(Contract::generate(7, k).description);
@@ -240,7 +240,7 @@ BOOST_AUTO_TEST_CASE(facts_are_whole_runs_in_exact_microseconds) {
     const Scenario sc = Contract::generate(3, k);
     const worlds::ScenarioFacts facts = Contract::facts(sc);
     BOOST_TEST(facts.baseline_ms == sim::to_ms(3 * baseline_step(sc)));
-    BOOST_TEST(facts.best_known_ms == sim::to_ms(3 * sim::ms(sc.optimum_step_ms)));
+    BOOST_TEST(facts.best_known_ms == sim::to_ms(3 * sim::from_ms(sc.best_known_step_ms)));
     BOOST_TEST(facts.bound.ms <= facts.best_known_ms);
     BOOST_TEST(facts.best_known_ms < facts.baseline_ms);
     BOOST_TEST(Contract::parameters(sc).size() == 6u);

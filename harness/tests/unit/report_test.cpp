@@ -4,11 +4,11 @@
 #include <boost/mp11/algorithm.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include "../../grade/verdict.hpp"
 #include "../../report/gantt.hpp"
 #include "../../report/html_report.hpp"
 #include "../../report/report_json.hpp"
 #include "../../report/trace.hpp"
-#include "../../result/verdict.hpp"
 
 using namespace overlap;
 namespace json = boost::json;
@@ -29,7 +29,7 @@ grade::ScenarioResult sample() {
   r.makespan_ms = 40;
   r.baseline_ms = 100;
   r.bound_ms = 30;
-  r.optimum_ms = 30;
+  r.best_known_ms = 30;
   r.bound_derivation = "closed form";
   r.utilisation = {{"stage 0", 30, 0.75}, {"stage 1", 20, 0.5}};
   r.peak_memory = {{"stage 0 activations", "stashes", 2, 4}};
@@ -47,7 +47,8 @@ grade::ScenarioResult sample() {
 BOOST_AUTO_TEST_SUITE(reports)
 
 BOOST_AUTO_TEST_CASE(tiers_follow_the_stated_thresholds) {
-  grade::ScenarioResult r = sample();  // baseline 100, optimum 30: pass at <= 65, optimal <= 30.6
+  grade::ScenarioResult r =
+      sample();  // baseline 100, best known 30: pass at <= 65, optimal <= 30.6
   for (auto [makespan, tier] : {std::pair{30.6, grade::Tier::optimal},
                                 {30.7, grade::Tier::pass},
                                 {65.0, grade::Tier::pass},
@@ -96,21 +97,35 @@ BOOST_AUTO_TEST_CASE(the_json_report_has_the_versioned_schema) {
   BOOST_TEST(keys == (std::vector<std::string>{"submission_sha256", "kit_commit", "kit_modified",
                                                "time_limit_s", "namespaces"}),
              boost::test_tools::per_element());
-  BOOST_TEST(o.at("schema_version").as_int64() == 2);
+  BOOST_TEST(o.at("schema_version").as_int64() == 3);
   BOOST_TEST(o.at("verdict").as_string() == "pass");
   const json::object& s = o.at("scenarios").as_array()[0].as_object();
   keys.clear();
   for (const auto& member : s) keys.emplace_back(member.key());
-  BOOST_TEST(
-      keys == (std::vector<std::string>{"name",         "description",      "baseline_ms",
-                                        "bound_ms",     "bound_derivation", "optimum_ms",
-                                        "optimum_note", "parameters",       "finished",
-                                        "makespan_ms",  "violations",       "violations_total",
-                                        "peak_memory",  "utilisation",      "figures",
-                                        "paths_taken",  "output",           "correct",
-                                        "verdict",      "speedup",          "efficiency",
-                                        "pass_speedup", "optimal_speedup"}),
-      boost::test_tools::per_element());
+  BOOST_TEST(keys == (std::vector<std::string>{"name",
+                                               "description",
+                                               "baseline_ms",
+                                               "bound_ms",
+                                               "bound_derivation",
+                                               "best_known_ms",
+                                               "best_known_note",
+                                               "parameters",
+                                               "finished",
+                                               "makespan_ms",
+                                               "violations",
+                                               "violations_total",
+                                               "peak_memory",
+                                               "utilisation",
+                                               "figures",
+                                               "paths_taken",
+                                               "output",
+                                               "correct",
+                                               "verdict",
+                                               "speedup",
+                                               "efficiency",
+                                               "pass_speedup",
+                                               "optimal_speedup"}),
+             boost::test_tools::per_element());
   BOOST_TEST(s.at("makespan_ms").as_int64() == 40);  // whole numbers print as integers
   BOOST_TEST(s.at("efficiency").as_double() == 0.75);
   BOOST_TEST(s.at("utilisation").as_array()[0].as_object().at("device").as_string() == "stage 0");
@@ -193,7 +208,7 @@ BOOST_AUTO_TEST_CASE(the_html_page_escapes_every_text_it_shows) {
   grade::Report rep;
   rep.exercise = rep.submission = rep.compiler = rep.provenance.kit_commit = hostile;
   grade::ScenarioResult r = sample();
-  r.name = r.description = r.bound_derivation = r.optimum_note = r.output = hostile;
+  r.name = r.description = r.bound_derivation = r.best_known_note = r.output = hostile;
   r.utilisation[0].device = r.peak_memory[0].pool = r.peak_memory[0].unit = hostile;
   r.figures[0].name = r.timeline[0].kind = r.timeline[0].detail = r.timeline[0].status = hostile;
   r.violations = {{hostile, hostile, 20}};

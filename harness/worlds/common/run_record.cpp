@@ -143,8 +143,8 @@ grade::ScenarioResult record_facts(const ScenarioFacts& facts) {
   result.baseline_ms = facts.baseline_ms;
   result.bound_ms = facts.bound.ms;
   result.bound_derivation = facts.bound.derivation;
-  result.optimum_ms = facts.best_known_ms;
-  result.optimum_note = facts.best_known_note;
+  result.best_known_ms = facts.best_known_ms;
+  result.best_known_note = facts.best_known_note;
   return result;
 }
 

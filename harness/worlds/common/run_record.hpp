@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "../../core/simulator.hpp"
-#include "../../result/result.hpp"
+#include "../../grade/result.hpp"
 #include "facts.hpp"
 
 namespace overlap::worlds {

@@ -1,4 +1,4 @@
-// Any world (world.hpp) as the grader's Exercise: the one way every exercise runs a scenario.
+// Any world (world.hpp) as the grader's GradedExercise: the one way every exercise runs a scenario.
 #pragma once
 
 #include <cstdint>
@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "../../protocol/frames.hpp"
-#include "exercise.hpp"
 #include "generated.hpp"
+#include "graded_exercise.hpp"
 #include "lock_step.hpp"
 #include "run_record.hpp"
 #include "scenario_list.hpp"
@@ -21,7 +21,7 @@
 namespace overlap::worlds {
 
 template <World W>
-class WorldExercise final : public Exercise {
+class WorldExercise final : public GradedExercise {
  public:
   std::string name() const override { return std::string(W::name); }
 
@@ -43,7 +43,7 @@ class WorldExercise final : public Exercise {
     return ScenarioInfo{scenario->name, scenario->description};
   }
 
-  using Exercise::run;
+  using GradedExercise::run;
 
   // Build the world, start the submission program and serve it on the world, check what it
   // left, record it all. The submission gets 20 times the baseline's virtual time, and 5 million
@@ -55,7 +55,7 @@ class WorldExercise final : public Exercise {
     const typename W::Scenario& scenario = *found;
     const ScenarioFacts facts = W::facts(scenario);
     sim::Simulator sim;
-    sim.set_limits(sim::ms(20 * facts.baseline_ms), 5'000'000);
+    sim.set_limits(sim::from_ms(20 * facts.baseline_ms), 5'000'000);
     typename W::State state(scenario, sim);
     Remote remote;
     protocol::Writer hello(static_cast<std::uint16_t>(protocol::Frame::hello));
@@ -111,9 +111,9 @@ class WorldExercise final : public Exercise {
 
 }  // namespace overlap::worlds
 
-// Makes `W` the exercise of its name (exercise.hpp's exercise_named): one line, at global scope,
-// in each world's exercise.cpp. `ident` is the name as an identifier (grad_accum).
-#define OVERLAP_REGISTER_WORLD(W, ident)                               \
-  std::unique_ptr<overlap::worlds::Exercise> overlap_world_##ident() { \
-    return std::make_unique<overlap::worlds::WorldExercise<W>>();      \
+// Makes `W` the exercise of its name (graded_exercise.hpp's exercise_named): one line, at global
+// scope, in each world's contract.cpp. `ident` is the name as an identifier (grad_accum).
+#define OVERLAP_REGISTER_WORLD(W, ident)                                     \
+  std::unique_ptr<overlap::worlds::GradedExercise> overlap_world_##ident() { \
+    return std::make_unique<overlap::worlds::WorldExercise<W>>();            \
   }

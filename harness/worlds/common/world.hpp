@@ -20,7 +20,7 @@
 //   check(state, sim)       the end-of-run checks of a run that returned: violations on `sim`
 //   add_figures(state, result)  the exercise's own figures (bubble fraction, staleness, ...)
 // The submission's side of the same world is its client (worlds/<name>/client/).
-// run_world.hpp turns any such W into the grader's Exercise.
+// run_world.hpp turns any such W into the grader's GradedExercise.
 #pragma once
 
 #include <concepts>
@@ -30,9 +30,9 @@
 #include <vector>
 
 #include "../../core/simulator.hpp"
+#include "../../grade/result.hpp"
 #include "../../protocol/frames.hpp"
 #include "../../protocol/message.hpp"
-#include "../../result/result.hpp"
 #include "facts.hpp"
 #include "remote.hpp"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "../common/generated.hpp"
-#include "exercise.hpp"
+#include "contract.hpp"
 #include "planner.hpp"
 
 namespace overlap::fsdp {

@@ -32,7 +32,7 @@ double prefetching_ms(const Scenario& s, int kept) {
   const int N = 2 * L - kept;
   auto layer_at = [&](int i) { return i < L ? i : 2 * L - kept - 1 - i; };
   auto backward_position = [&](int l) { return l >= L - kept ? l : 2 * L - kept - 1 - l; };
-  auto ms = [](double v) { return sim::ms(v); };
+  auto ms = [](double v) { return sim::from_ms(v); };
 
   std::vector<RankTimes> ranks(1);
   if (s.slow_rank >= 0 && s.ranks > 1) {

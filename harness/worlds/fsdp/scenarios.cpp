@@ -20,7 +20,7 @@ std::vector<Scenario> make_scenarios() {
       "4 ranks, 12 layers; per layer copy 10, all-gather 10, forward 10, backward 20, "
       "reduce-scatter 20 ms; 2 parameter and 2 gradient buffers per rank";
   s.seed = 31;
-  s.optimum_ms = 400;
+  s.best_known_ms = 400;
   all.push_back(s);
 
   s = Scenario{};
@@ -29,7 +29,7 @@ std::vector<Scenario> make_scenarios() {
   s.all_gather_ms = 30;
   s.reduce_scatter_ms = 30;
   s.seed = 32;
-  s.optimum_ms = 760;
+  s.best_known_ms = 760;
   all.push_back(s);
 
   s = Scenario{};
@@ -38,7 +38,7 @@ std::vector<Scenario> make_scenarios() {
   s.forward_ms = 20;
   s.backward_ms = 40;
   s.seed = 33;
-  s.optimum_ms = 760;
+  s.best_known_ms = 760;
   all.push_back(s);
 
   s = Scenario{};
@@ -47,7 +47,7 @@ std::vector<Scenario> make_scenarios() {
   s.slow_rank = 3;
   s.slow_factor = 1.5;
   s.seed = 34;
-  s.optimum_ms = 580;
+  s.best_known_ms = 580;
   all.push_back(s);
 
   s = Scenario{};
@@ -59,14 +59,13 @@ std::vector<Scenario> make_scenarios() {
   s.all_gather_ms = 11.667;
   s.reduce_scatter_ms = 23.333;
   s.seed = 35;
-  s.optimum_ms = 460;
+  s.best_known_ms = 460;
   all.push_back(s);
   return all;
 }
 
-// Sums of layer times, in whole microseconds: the simulator's own arithmetic, so a figure equals
-// a run's makespan exactly.
-sim::Time us(double ms) { return sim::ms(ms); }
+// Sums of layer times are taken in whole microseconds (sim::from_ms): the simulator's own
+// arithmetic, so a figure equals a run's makespan exactly.
 
 // The sum of the n smallest of `times`.
 sim::Time smallest(std::vector<sim::Time> times, int n) {
@@ -77,7 +76,7 @@ sim::Time smallest(std::vector<sim::Time> times, int n) {
 }
 
 // For a candidate optimal early. Their best known is the planner's (planner.hpp), as for a
-// generated scenario: optimum_ms stays 0.
+// generated scenario: best_known_ms stays 0.
 std::vector<Scenario> make_stretch_scenarios() {
   std::vector<Scenario> all;
   Scenario s;
@@ -133,8 +132,9 @@ double baseline_ms(const Scenario& s) {
   const int slow = s.slowest_rank();
   sim::Time t = 0;
   for (int l = 0; l < s.layers; ++l) {
-    const sim::Time gather = us(s.copy(l)) + us(s.all_gather(l));
-    t += gather + us(s.forward_on(slow, l)) + us(s.backward_on(slow, l)) + us(s.reduce_scatter(l));
+    const sim::Time gather = sim::from_ms(s.copy(l)) + sim::from_ms(s.all_gather(l));
+    t += gather + sim::from_ms(s.forward_on(slow, l)) + sim::from_ms(s.backward_on(slow, l)) +
+         sim::from_ms(s.reduce_scatter(l));
     if (l + 1 < s.layers) t += gather;  // gathered again for its backward
   }
   return sim::to_ms(t);
@@ -202,8 +202,9 @@ Bound lower_bound(const Scenario& s) {
   const int kept = std::min(s.param_buffers, L);
   std::vector<sim::Time> copy(L), ag(L), f(L), b(L), rs(L);
   for (int l = 0; l < L; ++l) {
-    copy[l] = us(s.copy(l)), ag[l] = us(s.all_gather(l)), rs[l] = us(s.reduce_scatter(l));
-    f[l] = us(s.forward_on(slow, l)), b[l] = us(s.backward_on(slow, l));
+    copy[l] = sim::from_ms(s.copy(l)), ag[l] = sim::from_ms(s.all_gather(l)),
+    rs[l] = sim::from_ms(s.reduce_scatter(l));
+    f[l] = sim::from_ms(s.forward_on(slow, l)), b[l] = sim::from_ms(s.backward_on(slow, l));
   }
   auto sum = [](const std::vector<sim::Time>& v) {
     sim::Time t = 0;

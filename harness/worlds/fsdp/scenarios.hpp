@@ -30,7 +30,7 @@ struct Scenario {
   std::uint64_t seed = 1;
   // The best schedule known, published for the named scenarios (the planner, planner.hpp,
   // reaches it: the unit tests check); 0 for a generated one, whose figure the planner gives.
-  double optimum_ms = 0;
+  double best_known_ms = 0;
 
   double size(int layer) const { return sizes.empty() ? 1.0 : sizes[layer]; }
   bool uneven() const;

@@ -15,7 +15,7 @@ const char* kind_name(Kind kind) { return kind == kAllGather ? "all_gather" : "r
 
 }  // namespace
 
-World::World(const Scenario& scenario, sim::Simulator& sim) : scenario_(scenario), sim_(sim) {
+State::State(const Scenario& scenario, sim::Simulator& sim) : scenario_(scenario), sim_(sim) {
   const int shard = model::shard_size(scenario.ranks);
   ranks_.resize(scenario.ranks);
   for (int r = 0; r < scenario.ranks; ++r) {
@@ -38,15 +38,15 @@ World::World(const Scenario& scenario, sim::Simulator& sim) : scenario_(scenario
 }
 
 template <typename... Args>
-void World::violation(const char* kind, fmt::format_string<Args...> format, Args&&... args) {
+void State::violation(const char* kind, fmt::format_string<Args...> format, Args&&... args) {
   sim_.violations().add(kind, fmt::format(format, std::forward<Args>(args)...), sim_.now());
 }
 
-void World::reject(int r, Handler<> handler, std::string message) {
+void State::reject(int r, Handler<> handler, std::string message) {
   sim::reject(sim_, std::move(handler), fmt::format("rank {}: {}", r, message));
 }
 
-bool World::check_usable(int r, int layer, const char* op, Handler<>& handler) {
+bool State::check_usable(int r, int layer, const char* op, Handler<>& handler) {
   LayerState& ls = ranks_[r].layers[layer];
   if (ls.params == Params::gathered) return true;
   if (ls.params == Params::gathering) {
@@ -61,17 +61,17 @@ bool World::check_usable(int r, int layer, const char* op, Handler<>& handler) {
   return false;
 }
 
-void World::start_copy_in(int r, int layer, Handler<> handler) {
+void State::start_copy_in(int r, int layer, Handler<> handler) {
   if (layer < 0 || layer >= scenario_.layers) {
     return reject(r, std::move(handler), fmt::format("copy_in(layer {}) is out of range", layer));
   }
   RankState& rs = ranks_[r];
   Op::start(sim_, *rs.copy, {"copy_in", fmt::format("layer {}", layer), 'c'},
-            sim::ms(scenario_.copy(layer)), std::move(handler), {}, sim::Cancellable::no,
+            sim::from_ms(scenario_.copy(layer)), std::move(handler), {}, sim::Cancellable::no,
             [&rs, layer](sim::OpStatus) { rs.layers[layer].copied = true; });
 }
 
-void World::start_collective(int r, Kind kind, int layer, Handler<> handler) {
+void State::start_collective(int r, Kind kind, int layer, Handler<> handler) {
   RankState& rs = ranks_[r];
   if (layer < 0 || layer >= scenario_.layers) {
     return reject(r, std::move(handler),
@@ -124,12 +124,12 @@ void World::start_collective(int r, Kind kind, int layer, Handler<> handler) {
   if (static_cast<int>(group.waiting.size()) == scenario_.ranks) {
     const double ms =
         kind == kAllGather ? scenario_.all_gather(layer) : scenario_.reduce_scatter(layer);
-    sim_.schedule(sim_.now() + sim::ms(ms), [this, kind, k] { complete(kind, k); });
+    sim_.schedule(sim_.now() + sim::from_ms(ms), [this, kind, k] { complete(kind, k); });
   }
 }
 
 // Every rank has issued collective k: it completes on all of them at once, with real data.
-void World::complete(Kind kind, std::size_t k) {
+void State::complete(Kind kind, std::size_t k) {
   Group& group = groups_[kind][k];
   const int l = group.layer;
   const int shard = model::shard_size(scenario_.ranks);
@@ -171,7 +171,7 @@ void World::complete(Kind kind, std::size_t k) {
   group.waiting.clear();
 }
 
-void World::start_forward(int r, int layer, Handler<> handler) {
+void State::start_forward(int r, int layer, Handler<> handler) {
   RankState& rs = ranks_[r];
   if (layer != rs.forwards) {
     return reject(
@@ -194,11 +194,11 @@ void World::start_forward(int r, int layer, Handler<> handler) {
         model::loss_gradient(ls.output, model::targets(scenario_.seed, r), scenario_.ranks);
   }
   Op::start(sim_, *rs.compute, {"forward", fmt::format("layer {}", layer), 'F'},
-            sim::ms(scenario_.forward_on(r, layer)), std::move(handler), {}, sim::Cancellable::no,
-            [&ls](sim::OpStatus) { --ls.users; });
+            sim::from_ms(scenario_.forward_on(r, layer)), std::move(handler), {},
+            sim::Cancellable::no, [&ls](sim::OpStatus) { --ls.users; });
 }
 
-void World::start_backward(int r, int layer, Handler<> handler) {
+void State::start_backward(int r, int layer, Handler<> handler) {
   RankState& rs = ranks_[r];
   const int next = scenario_.layers - 1 - rs.backwards;
   if (rs.forwards < scenario_.layers || layer != next) {
@@ -219,14 +219,14 @@ void World::start_backward(int r, int layer, Handler<> handler) {
                                 layer + 1 == scenario_.layers, ls.gradient);
   rs.grads->charge(1, fmt::format("rank {}: backward(layer {})", r, layer), sim_.now());
   Op::start(sim_, *rs.compute, {"backward", fmt::format("layer {}", layer), 'B'},
-            sim::ms(scenario_.backward_on(r, layer)), std::move(handler), {}, sim::Cancellable::no,
-            [&ls](sim::OpStatus) {
+            sim::from_ms(scenario_.backward_on(r, layer)), std::move(handler), {},
+            sim::Cancellable::no, [&ls](sim::OpStatus) {
               --ls.users;
               ls.gradient_ready = true;
             });
 }
 
-void World::start_optimizer_step(int r, Handler<> handler) {
+void State::start_optimizer_step(int r, Handler<> handler) {
   RankState& rs = ranks_[r];
   for (int l = 0; l < scenario_.layers; ++l) {
     if (!rs.layers[l].reduced) {
@@ -244,7 +244,7 @@ void World::start_optimizer_step(int r, Handler<> handler) {
   Op::start(sim_, *rs.compute, {"optimizer_step", "", 'o'}, 0, std::move(handler), {});
 }
 
-void World::release(int r, int layer) {
+void State::release(int r, int layer) {
   RankState& rs = ranks_[r];
   if (layer < 0 || layer >= scenario_.layers) {
     return violation("misuse", "rank {}: release(layer {}) is out of range", r, layer);
@@ -265,7 +265,7 @@ void World::release(int r, int layer) {
   rs.params->release(1);
 }
 
-std::string World::outstanding() const {
+std::string State::outstanding() const {
   std::vector<std::string> out;
   for (Kind kind : {kAllGather, kReduceScatter}) {
     for (const Group& group : groups_[kind]) {

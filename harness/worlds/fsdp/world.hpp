@@ -17,11 +17,11 @@ namespace overlap::fsdp::detail {
 
 enum Kind { kAllGather = 0, kReduceScatter = 1 };
 
-class World {
+class State {
  public:
-  World(const Scenario& scenario, sim::Simulator& sim);
-  World(const World&) = delete;
-  World& operator=(const World&) = delete;
+  State(const Scenario& scenario, sim::Simulator& sim);
+  State(const State&) = delete;
+  State& operator=(const State&) = delete;
 
   const Scenario& scenario() const { return scenario_; }
   sim::Simulator& sim() { return sim_; }

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "../common/generated.hpp"
-#include "exercise.hpp"
+#include "contract.hpp"
 #include "planner.hpp"
 
 namespace overlap::grad_accum {

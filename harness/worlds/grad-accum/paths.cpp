@@ -15,7 +15,7 @@ bool computing_at(const std::vector<grade::TimelineEvent>& timeline, double stop
   });
 }
 
-bool results_out_of_order(const detail::World& world, const Decision& decision) {
+bool results_out_of_order(const detail::State& world, const Decision& decision) {
   const auto& v = world.validations();
   const int checks = std::min(static_cast<int>(v.size()), decision.stop_check);
   for (int c = 1; c < checks; ++c) {
@@ -26,7 +26,7 @@ bool results_out_of_order(const detail::World& world, const Decision& decision) 
 
 }  // namespace
 
-std::vector<std::string> paths_taken(const detail::World& world, const Decision& decision,
+std::vector<std::string> paths_taken(const detail::State& world, const Decision& decision,
                                      const std::vector<grade::TimelineEvent>& timeline) {
   const Scenario& s = world.scenario();
   std::vector<std::string> paths;

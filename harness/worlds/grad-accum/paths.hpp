@@ -6,14 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "../../result/result.hpp"
+#include "../../grade/result.hpp"
 #include "scenarios.hpp"
 #include "world.hpp"
 
 namespace overlap::grad_accum {
 
 // `timeline` is the run's, as recorded for the report.
-std::vector<std::string> paths_taken(const detail::World& world, const Decision& decision,
+std::vector<std::string> paths_taken(const detail::State& world, const Decision& decision,
                                      const std::vector<grade::TimelineEvent>& timeline);
 
 }  // namespace overlap::grad_accum

@@ -20,10 +20,10 @@ class Timeline {
  public:
   explicit Timeline(const Scenario& s)
       : s_(&s),
-        compute_(sim::ms(step_compute_ms(s))),
-        optimizer_(sim::ms(s.optimizer_ms)),
+        compute_(sim::from_ms(step_compute_ms(s))),
+        optimizer_(sim::from_ms(s.optimizer_ms)),
         free_(s.validators, 0) {
-    for (int v = 0; v < s.validators; ++v) validation_.push_back(sim::ms(s.validation_ms(v)));
+    for (int v = 0; v < s.validators; ++v) validation_.push_back(sim::from_ms(s.validation_ms(v)));
   }
 
   int checks() const { return static_cast<int>(validated_.size()); }
@@ -262,7 +262,7 @@ Searched search_assignments(const Scenario& s, int decisive_checks, std::int64_t
   for (Assignment how :
        {Assignment::free_first, Assignment::lowest_idle, Assignment::round_robin}) {
     const Schedule planned = plan(s, decisive_checks, how);
-    const Time ms = sim::ms(planned.makespan_ms);
+    const Time ms = sim::from_ms(planned.makespan_ms);
     if (ms < incumbent) {
       incumbent = ms;
       out.validator.assign(planned.validator.begin(), planned.validator.begin() + decisive_checks);

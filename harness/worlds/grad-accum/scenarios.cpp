@@ -21,16 +21,16 @@ std::vector<Scenario> make_scenarios() {
       "4 workers at 20 ms, 8 micro-batches per step, optimizer 20 ms; every 2 steps "
       "a 350 ms validation on 3 validators with 3 snapshot slots; patience 3, "
       "min_delta 0.01";
-  s.optimum_ms = 1430;
-  s.optimum_note = "training at full speed, every validation hidden but the deciding one";
+  s.best_known_ms = 1430;
+  s.best_known_note = "training at full speed, every validation hidden but the deciding one";
   all.push_back(s);
 
   s = Scenario{};
   s.name = "straggler";
   s.description = "the default, but worker 3 takes 100 ms a gradient";
   s.worker_ms = {20, 20, 20, 100};
-  s.optimum_ms = 1790;
-  s.optimum_note =
+  s.best_known_ms = 1790;
+  s.best_known_note =
       "the straggler left idle: the other three finish a step's 8 micro-batches in "
       "60 ms, any micro-batch on the straggler takes 100";
   all.push_back(s);
@@ -40,8 +40,8 @@ std::vector<Scenario> make_scenarios() {
   s.description = "the default with patience 20 and a step limit of 24 steps";
   s.patience = 20;
   s.max_steps = 24;
-  s.optimum_ms = 1790;
-  s.optimum_note =
+  s.best_known_ms = 1790;
+  s.best_known_note =
       "no check stops training: training at full speed to the step limit, then the last "
       "validation";
   all.push_back(s);
@@ -51,8 +51,8 @@ std::vector<Scenario> make_scenarios() {
   s.description = "the default with 1500 ms validations on 2 validators";
   s.validate_ms = 1500;
   s.validators = 2;
-  s.optimum_ms = 7620;
-  s.optimum_note =
+  s.best_known_ms = 7620;
+  s.best_known_note =
       "both validators always busy from the first check on; validation lags training by many "
       "checks";
   all.push_back(s);
@@ -61,8 +61,8 @@ std::vector<Scenario> make_scenarios() {
   s.name = "uneven-validators";
   s.description = "the default with validators of 350, 350 and 200 ms";
   s.validator_ms = {350, 350, 200};
-  s.optimum_ms = 1310;
-  s.optimum_note =
+  s.best_known_ms = 1310;
+  s.best_known_note =
       "every check to the validator that is free first (the best over every assignment); later "
       "checks finish before earlier ones, so results are taken in check order";
   all.push_back(s);
@@ -72,8 +72,8 @@ std::vector<Scenario> make_scenarios() {
   s.description = "the default on another data set, with 330 ms validations";
   s.seed = 29;
   s.validate_ms = 330;
-  s.optimum_ms = 1530;
-  s.optimum_note =
+  s.best_known_ms = 1530;
+  s.best_known_note =
       "training at full speed, every validation hidden but the deciding one; check 7 improves on "
       "the best (check 5) though not by min_delta on check 6; check 10 decides, during a step's "
       "gradients, which are cancelled then";
@@ -82,7 +82,7 @@ std::vector<Scenario> make_scenarios() {
 }
 
 // Their best known makespans are the planner's (planner.hpp), as for a generated scenario:
-// optimum_ms stays 0.
+// best_known_ms stays 0.
 std::vector<Scenario> make_stretch_scenarios() {
   std::vector<Scenario> all;
   Scenario s;
@@ -148,25 +148,26 @@ double step_compute_ms(const Scenario& s) {
       if ((count[w] + 1) * s.worker_ms[w] < (count[pick] + 1) * s.worker_ms[pick]) pick = w;
     }
     ++count[pick];
-    makespan = std::max(makespan, count[pick] * sim::ms(s.worker_ms[pick]));
+    makespan = std::max(makespan, count[pick] * sim::from_ms(s.worker_ms[pick]));
   }
   return sim::to_ms(makespan);
 }
 
 double baseline_ms(const Scenario& s, const Decision& d) {
   // In whole microseconds, as the simulator adds them: the starter's makespan exactly.
-  const sim::Time step = s.micro_batches * sim::ms(s.worker_ms[0]) + sim::ms(s.optimizer_ms);
-  return sim::to_ms(d.stop_check * (s.validate_every * step + sim::ms(s.validation_ms(0))));
+  const sim::Time step =
+      s.micro_batches * sim::from_ms(s.worker_ms[0]) + sim::from_ms(s.optimizer_ms);
+  return sim::to_ms(d.stop_check * (s.validate_every * step + sim::from_ms(s.validation_ms(0))));
 }
 
 Bound lower_bound(const Scenario& s, const Decision& d) {
   // In whole microseconds, so that a schedule reaching the bound is not reported below it.
   std::vector<sim::Time> speeds;
-  for (int v = 0; v < s.validators; ++v) speeds.push_back(sim::ms(s.validation_ms(v)));
+  for (int v = 0; v < s.validators; ++v) speeds.push_back(sim::from_ms(s.validation_ms(v)));
   std::sort(speeds.begin(), speeds.end());
   // Training: no step is faster than its best gradient makespan plus the optimizer; the
   // deciding check's snapshot comes after stop_check * K steps, and its validation after that.
-  const sim::Time step = sim::ms(step_compute_ms(s)) + sim::ms(s.optimizer_ms);
+  const sim::Time step = sim::from_ms(step_compute_ms(s)) + sim::from_ms(s.optimizer_ms);
   const sim::Time training = d.stop_check * s.validate_every * step + speeds.front();
   // Validation: the first snapshot needs K steps; then every check up to the deciding one is
   // validated, at most `slots` at a time: on the fastest validators, the earliest moment they can

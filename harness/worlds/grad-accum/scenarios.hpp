@@ -27,8 +27,8 @@ struct Scenario {
   double learning_rate = 1.0;
   // Published for a named scenario (the planner's figure, checked in the unit tests), with how it
   // is reached: for interviewers. Zero for a generated one, whose figure is the planner's.
-  double optimum_ms = 0;
-  std::string optimum_note;
+  double best_known_ms = 0;
+  std::string best_known_note;
 
   double validation_ms(int v) const { return validator_ms.empty() ? validate_ms : validator_ms[v]; }
 };

@@ -10,7 +10,7 @@
 
 namespace overlap::grad_accum::detail {
 
-World::World(const Scenario& scenario, sim::Simulator& sim)
+State::State(const Scenario& scenario, sim::Simulator& sim)
     : scenario_(scenario),
       sim_(sim),
       data_{scenario.seed, scenario.learning_rate},
@@ -25,14 +25,14 @@ World::World(const Scenario& scenario, sim::Simulator& sim)
   slots_ = &sim.add_pool("snapshot slots", "snapshots", scenario.snapshot_slots);
 }
 
-Weights World::weights() const { return {weights_, step_}; }
+Weights State::weights() const { return {weights_, step_}; }
 
-Snapshot World::snapshot() {
+Snapshot State::snapshot() {
   slots_->charge(1, fmt::format("snapshot of step {}", step_), sim_.now());
   return {weights_, step_};
 }
 
-void World::stop(const Checkpoint* best) {
+void State::stop(const Checkpoint* best) {
   if (stopped_at_) {
     sim_.violations().add("misuse", "stop() called twice", sim_.now());
     return;
@@ -42,7 +42,7 @@ void World::stop(const Checkpoint* best) {
   result_ = best ? *best : Checkpoint{};
 }
 
-void World::start_compute(int w, const Weights* weights, int mb, Handler<Gradient> handler) {
+void State::start_compute(int w, const Weights* weights, int mb, Handler<Gradient> handler) {
   if (weights == nullptr) {
     return sim::reject(sim_, std::move(handler),
                        fmt::format("worker {}: compute() of empty weights", w));
@@ -50,10 +50,11 @@ void World::start_compute(int w, const Weights* weights, int mb, Handler<Gradien
   Gradient g{model::gradient(data_, weights->values, mb), mb, weights->step};
   sim::Operation<Gradient>::start(
       sim_, *workers_[w], {"compute", fmt::format("mb {} on step {}", mb, weights->step), 'C'},
-      sim::ms(scenario_.worker_ms[w]), std::move(handler), {std::move(g)}, sim::Cancellable::yes);
+      sim::from_ms(scenario_.worker_ms[w]), std::move(handler), {std::move(g)},
+      sim::Cancellable::yes);
 }
 
-void World::start_validate(int v, std::optional<Snapshot> snapshot, Handler<Checkpoint> handler) {
+void State::start_validate(int v, std::optional<Snapshot> snapshot, Handler<Checkpoint> handler) {
   if (!snapshot) {
     return sim::reject(sim_, std::move(handler),
                        fmt::format("validator {}: validate() of an empty snapshot", v));
@@ -80,7 +81,7 @@ void World::start_validate(int v, std::optional<Snapshot> snapshot, Handler<Chec
   sim::Operation<Checkpoint>::start(
       sim_, *validators_[v],
       {"validate", fmt::format("check {} (step {})", check, snapshot->step), 'V'},
-      sim::ms(scenario_.validation_ms(v)), std::move(handler), {std::move(result)},
+      sim::from_ms(scenario_.validation_ms(v)), std::move(handler), {std::move(result)},
       sim::Cancellable::yes, [this, check](sim::OpStatus status) {
         slots_->release(1);
         if (status == sim::OpStatus::done) {
@@ -90,7 +91,7 @@ void World::start_validate(int v, std::optional<Snapshot> snapshot, Handler<Chec
       });
 }
 
-void World::start_apply(std::vector<std::optional<Gradient>> gradients, Handler<> handler) {
+void State::start_apply(std::vector<std::optional<Gradient>> gradients, Handler<> handler) {
   const int n = scenario_.micro_batches;
   if (stopped_at_) {
     sim_.violations().add("applied-after-stop",
@@ -141,7 +142,7 @@ void World::start_apply(std::vector<std::optional<Gradient>> gradients, Handler<
   }
   auto shared = std::make_shared<std::vector<std::optional<Gradient>>>(std::move(gradients));
   sim::Operation<>::start(sim_, *optimizer_, {"apply", fmt::format("step {}", step_), 'A'},
-                          sim::ms(scenario_.optimizer_ms), std::move(handler), {},
+                          sim::from_ms(scenario_.optimizer_ms), std::move(handler), {},
                           sim::Cancellable::yes, [this, shared](sim::OpStatus status) {
                             if (status != sim::OpStatus::done) return;  // cancelled: no update
                             std::vector<const model::Vector*> values;
@@ -151,7 +152,7 @@ void World::start_apply(std::vector<std::optional<Gradient>> gradients, Handler<
                           });
 }
 
-std::string World::outstanding() const {
+std::string State::outstanding() const {
   int finished = 0;
   for (const Validation& v : validations_) finished += v.end >= 0;
   return fmt::format("{} optimizer steps applied; {} checks validated, {} started; {}", step_,

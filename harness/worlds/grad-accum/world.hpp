@@ -22,11 +22,11 @@ struct Validation {
   int trainer_step_at_end = 0;
 };
 
-class World {
+class State {
  public:
-  World(const Scenario& scenario, sim::Simulator& sim);
-  World(const World&) = delete;
-  World& operator=(const World&) = delete;
+  State(const Scenario& scenario, sim::Simulator& sim);
+  State(const State&) = delete;
+  State& operator=(const State&) = delete;
 
   const Scenario& scenario() const { return scenario_; }
   sim::Simulator& sim() { return sim_; }

@@ -13,8 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "../../core/time.hpp"
 #include "../common/generated.hpp"
-#include "exercise.hpp"
+#include "contract.hpp"
 #include "planner.hpp"
 
 namespace overlap::param_server {
@@ -66,13 +67,14 @@ enum class Phase { pull, compute, push };
 // a worker is free runs it while nobody waits for the server.
 double during(const Scenario& s, worlds::Draw& d, int w, int n, Phase phase) {
   std::int64_t start = 0;
-  for (int k = 0; k < n; ++k) start += us(s.pull_ms) + us(compute_ms(s, w, k)) + us(s.apply_ms);
+  for (int k = 0; k < n; ++k)
+    start += sim::from_ms(s.pull_ms) + sim::from_ms(compute_ms(s, w, k)) + sim::from_ms(s.apply_ms);
   const double u = 0.1 + 0.8 * d.unit();
   const double within = phase == Phase::pull ? s.pull_ms * u
                         : phase == Phase::compute
                             ? s.pull_ms + compute_ms(s, w, n) * u
                             : s.pull_ms + compute_ms(s, w, n) + s.apply_ms * u;
-  return std::round((to_ms(start) + within) * 1000) / 1000;
+  return std::round((sim::to_ms(start) + within) * 1000) / 1000;
 }
 
 // The schedules a program plausibly runs: a pool with pushes one at a time, a pool with averages
@@ -140,7 +142,8 @@ bool add_failure_after_share(Scenario& s, worlds::Draw& d) {
   const int share = (s.mini_batches - w + s.workers() - 1) / s.workers();
   std::int64_t share_done = 0;
   for (int k = 0; k < share + 2; ++k) {
-    share_done += us(s.pull_ms) + us(compute_ms(s, w, k)) + us(s.apply_ms);
+    share_done +=
+        sim::from_ms(s.pull_ms) + sim::from_ms(compute_ms(s, w, k)) + sim::from_ms(s.apply_ms);
   }
   share_done += share_done / 10;  // waits for the server
   Policy reference_like = pull_based(s, Policy::Server::average);
@@ -149,12 +152,13 @@ bool add_failure_after_share(Scenario& s, worlds::Draw& d) {
   const Outcome planned = simulate(s, reference_like);
   std::vector<std::int64_t> pulls;
   for (std::int64_t start : planned.pulls_us[w]) {
-    if (start >= share_done && to_ms(start) < 0.8 * planned.makespan_ms) pulls.push_back(start);
+    if (start >= share_done && sim::to_ms(start) < 0.8 * planned.makespan_ms)
+      pulls.push_back(start);
   }
   if (pulls.empty()) return false;
   const std::int64_t start = pulls[d.integer(0, static_cast<int>(pulls.size()) - 1)];
-  s.failures.push_back(
-      {w, to_ms(start + static_cast<std::int64_t>((0.1 + 0.8 * d.unit()) * us(s.pull_ms)))});
+  s.failures.push_back({w, sim::to_ms(start + static_cast<std::int64_t>((0.1 + 0.8 * d.unit()) *
+                                                                        sim::from_ms(s.pull_ms)))});
   return starter_survives(s) && lands(plausible_runs(s), w, Phase::pull);
 }
 
@@ -171,11 +175,11 @@ bool add_late_failure(Scenario& s, worlds::Draw& d) {
   for (int o = 0; o < s.workers(); ++o) {
     if (o != w) others = std::max(others, end[o]);
   }
-  const std::int64_t compute_end = end[w] - us(s.apply_ms);
+  const std::int64_t compute_end = end[w] - sim::from_ms(s.apply_ms);
   if (compute_end - others < 2000) return false;  // 2 ms at least alone
   const double at =
-      to_ms(others + static_cast<std::int64_t>((0.3 + 0.6 * d.unit()) *
-                                               static_cast<double>(compute_end - others)));
+      sim::to_ms(others + static_cast<std::int64_t>((0.3 + 0.6 * d.unit()) *
+                                                    static_cast<double>(compute_end - others)));
   s.failures.push_back({w, at});
   for (const Outcome& o : plausible_runs(s)) {
     if (o.makespan_ms < 0) return false;
@@ -255,8 +259,8 @@ Scenario Contract::generate(std::uint64_t seed, int k) {
     const Plan plan = best_known(*s);
     s->name = worlds::generated_name(seed, k);
     s->description = describe(*s);
-    s->optimum_ms = plan.ms;
-    s->optimum_note = plan.note;
+    s->best_known_ms = plan.ms;
+    s->best_known_note = plan.note;
     return *s;
   }
   throw std::runtime_error(

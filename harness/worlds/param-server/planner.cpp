@@ -12,6 +12,8 @@
 #include <tuple>
 #include <vector>
 
+#include "../../core/time.hpp"
+
 namespace overlap::param_server {
 
 namespace {
@@ -23,13 +25,13 @@ class Schedule {
   Schedule(const Scenario& s, const Policy& policy)
       : s_(s),
         policy_(policy),
-        pull_(us(s.pull_ms)),
-        apply_(us(s.apply_ms)),
+        pull_(sim::from_ms(s.pull_ms)),
+        apply_(sim::from_ms(s.apply_ms)),
         fastest_first_(s.workers()),
         workers_(s.workers()),
         handed_(s.mini_batches, false) {
     for (int w = 0; w < s.workers(); ++w) {
-      mean_.push_back(us(s.worker_ms[w]));
+      mean_.push_back(sim::from_ms(s.worker_ms[w]));
       fail_at_.push_back(s.fails_at_us(w));
     }
     std::iota(fastest_first_.begin(), fastest_first_.end(), 0);
@@ -43,7 +45,7 @@ class Schedule {
 
   Outcome run() {
     // Scheduled first: a failure at t comes before anything else ending at t.
-    for (const Failure& f : s_.failures) at(us(f.at_ms), Kind::failure, f.worker);
+    for (const Failure& f : s_.failures) at(sim::from_ms(f.at_ms), Kind::failure, f.worker);
     decide(0);
     while (!events_.empty()) {
       const Time now = events_.top().time;
@@ -88,7 +90,9 @@ class Schedule {
     events_.push({t, sequence_++, kind, w, operation});
   }
   Time mean(int w) const { return mean_[w]; }
-  Time actual(int w, int k) const { return s_.jitter == 0 ? mean_[w] : us(compute_ms(s_, w, k)); }
+  Time actual(int w, int k) const {
+    return s_.jitter == 0 ? mean_[w] : sim::from_ms(compute_ms(s_, w, k));
+  }
   bool fails_before(int w, Time t) const { return fail_at_[w] >= 0 && fail_at_[w] <= t; }
 
   void give_back(int mb) {

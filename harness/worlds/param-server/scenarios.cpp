@@ -6,6 +6,7 @@
 #include <cmath>
 #include <deque>
 
+#include "../../core/time.hpp"
 #include "../common/random.hpp"
 #include "../common/scenario_list.hpp"
 #include "planner.hpp"
@@ -29,8 +30,8 @@ std::vector<Scenario> make_scenarios() {
       "mini-batches, no staleness bound";
   s.worker_ms = {10, 20, 40, 80};
   s.seed = 21;
-  s.optimum_ms = 1470;
-  s.optimum_note =
+  s.best_known_ms = 1470;
+  s.best_known_note =
       "optimal, on the bound: every worker busy, and a worker takes one of the last mini-batches "
       "only if the others could not finish them all sooner";
   all.push_back(s);
@@ -43,8 +44,8 @@ std::vector<Scenario> make_scenarios() {
   s.worker_ms = {20, 20, 20, 20};
   s.jitter = 0.75;
   s.seed = 22;
-  s.optimum_ms = 1339.082;
-  s.optimum_note =
+  s.best_known_ms = 1339.082;
+  s.best_known_note =
       "best known, not proven optimal: every worker busy, waiting gradients averaged in one "
       "apply, the last mini-batches planned on the actual draws (a program knows only the mean)";
   all.push_back(s);
@@ -55,8 +56,8 @@ std::vector<Scenario> make_scenarios() {
   s.worker_ms = {10, 20, 40, 80};
   s.failures = {{0, 331}};
   s.seed = 23;
-  s.optimum_ms = 2624;
-  s.optimum_note =
+  s.best_known_ms = 2624;
+  s.best_known_note =
       "optimal, on the bound: the failed worker's mini-batch goes back to the pool; the others "
       "stay busy";
   all.push_back(s);
@@ -67,8 +68,8 @@ std::vector<Scenario> make_scenarios() {
   s.worker_ms = {10, 20, 40, 80};
   s.staleness_bound = 4;
   s.seed = 24;
-  s.optimum_ms = 1654;
-  s.optimum_note =
+  s.best_known_ms = 1654;
+  s.best_known_note =
       "best known, not proven optimal: the three fastest workers, waiting gradients averaged "
       "once per cycle of the fastest, so versions advance slowly enough for the 40 ms worker";
   all.push_back(s);
@@ -82,8 +83,8 @@ std::vector<Scenario> make_scenarios() {
   s.mini_batches = 2048;
   s.apply_ms = 0.5;
   s.seed = 25;
-  s.optimum_ms = 1633;
-  s.optimum_note =
+  s.best_known_ms = 1633;
+  s.best_known_note =
       "optimal, on the bound: waiting gradients averaged in one apply, so nobody queues for the "
       "server, and slow workers kept off the last mini-batches";
   all.push_back(s);
@@ -94,8 +95,8 @@ std::vector<Scenario> make_scenarios() {
   s.worker_ms = {10, 20, 40, 80};
   s.failures = {{1, 88.5}};
   s.seed = 26;
-  s.optimum_ms = 1980;
-  s.optimum_note =
+  s.best_known_ms = 1980;
+  s.best_known_note =
       "optimal, on the bound: the failed pull's mini-batch goes back to the pool; the others "
       "stay busy";
   all.push_back(s);
@@ -106,8 +107,8 @@ std::vector<Scenario> make_scenarios() {
   s.worker_ms = {10, 20, 40, 80};
   s.failures = {{3, 1473}};
   s.seed = 27;
-  s.optimum_ms = 1470;
-  s.optimum_note =
+  s.best_known_ms = 1470;
+  s.best_known_note =
       "optimal, on the bound: the 80 ms worker kept off the last mini-batches, so its failure "
       "costs nothing";
   all.push_back(s);
@@ -120,8 +121,8 @@ std::vector<Scenario> make_scenarios() {
   s.apply_ms = 0.5;
   s.staleness_bound = 6;
   s.seed = 28;
-  s.optimum_ms = 1925.5;
-  s.optimum_note =
+  s.best_known_ms = 1925.5;
+  s.best_known_note =
       "best known, not proven optimal: the 28 fastest workers, waiting gradients averaged once "
       "per cycle of the fastest, slow workers kept off the last mini-batches";
   all.push_back(s);
@@ -159,20 +160,17 @@ std::vector<Scenario> make_stretch_scenarios() {
 
   for (Scenario& each : all) {
     const Plan plan = best_known(each);
-    each.optimum_ms = plan.ms;
-    each.optimum_note = plan.note;
+    each.best_known_ms = plan.ms;
+    each.best_known_note = plan.note;
   }
   return all;
 }
 
 }  // namespace
 
-std::int64_t us(double ms) { return std::llround(ms * 1000); }
-double to_ms(std::int64_t us) { return static_cast<double>(us) / 1000.0; }
-
 std::int64_t Scenario::fails_at_us(int w) const {
   for (const Failure& f : failures) {
-    if (f.worker == w) return us(f.at_ms);
+    if (f.worker == w) return sim::from_ms(f.at_ms);
   }
   return -1;
 }
@@ -194,7 +192,7 @@ const Scenario* find_scenario(const std::string& name) {
 double compute_ms(const Scenario& s, int w, int k) {
   if (s.jitter == 0) return s.worker_ms[w];
   const double u = worlds::uniform(worlds::mix(s.seed), w, k);
-  return to_ms(us(s.worker_ms[w] * (1 + s.jitter * u)));
+  return sim::to_ms(sim::from_ms(s.worker_ms[w] * (1 + s.jitter * u)));
 }
 
 namespace {
@@ -225,7 +223,8 @@ Rounds rounds(const Scenario& s) {
       if (!alive[w]) continue;
       const int mb = todo.front();
       todo.pop_front();
-      const std::int64_t end = now + us(s.pull_ms) + us(compute_ms(s, w, computed[w]++));
+      const std::int64_t end =
+          now + sim::from_ms(s.pull_ms) + sim::from_ms(compute_ms(s, w, computed[w]++));
       if (fail >= 0 && fail <= end) {
         round_end = std::max(round_end, std::max(now, fail));
         alive[w] = false;
@@ -242,7 +241,7 @@ Rounds rounds(const Scenario& s) {
     }
     // The average is sent at round_end: a sender failed by then refuses it.
     for (std::int64_t fail : sent_after) out.survives &= fail > round_end;
-    now = round_end + (gradients > 0 ? us(s.apply_ms) : 0);
+    now = round_end + (gradients > 0 ? sim::from_ms(s.apply_ms) : 0);
     for (int mb : returned) todo.push_back(mb);
   }
   out.makespan_us = now;
@@ -251,7 +250,7 @@ Rounds rounds(const Scenario& s) {
 
 }  // namespace
 
-double baseline_ms(const Scenario& s) { return to_ms(rounds(s).makespan_us); }
+double baseline_ms(const Scenario& s) { return sim::to_ms(rounds(s).makespan_us); }
 
 bool starter_survives(const Scenario& s) { return rounds(s).survives; }
 
@@ -279,14 +278,14 @@ Bound lower_bound(const Scenario& s) {
     const std::int64_t fail = s.fails_at_us(w);
     std::int64_t t = 0;
     for (int k = 0; k < s.mini_batches; ++k) {
-      t += us(s.pull_ms) + us(compute_ms(s, w, k)) + us(s.apply_ms);
-      if (fail >= 0 && t - us(s.apply_ms) >= fail) break;
+      t += sim::from_ms(s.pull_ms) + sim::from_ms(compute_ms(s, w, k)) + sim::from_ms(s.apply_ms);
+      if (fail >= 0 && t - sim::from_ms(s.apply_ms) >= fail) break;
       completions.push_back(t);
     }
   }
   std::nth_element(completions.begin(), completions.begin() + (s.mini_batches - 1),
                    completions.end());
-  const double capacity = to_ms(completions[s.mini_batches - 1]);
+  const double capacity = sim::to_ms(completions[s.mini_batches - 1]);
   // The server applies one update at a time, and an average takes one gradient per worker.
   const int updates = (s.mini_batches + s.workers() - 1) / s.workers();
   const double server = updates * s.apply_ms;

@@ -31,8 +31,8 @@ struct Scenario {
   // The best known makespan: the best schedule of the planner's search over schedule families
   // (planner.hpp), published for the named scenarios and filled in when one is generated (0:
   // not known yet). Optimal only where it meets the lower bound, and the note says which.
-  double optimum_ms = 0;
-  std::string optimum_note;
+  double best_known_ms = 0;
+  std::string best_known_note;
 
   int workers() const { return static_cast<int>(worker_ms.size()); }
   // When worker w fails, in whole microseconds; never: -1.
@@ -43,11 +43,6 @@ const std::vector<Scenario>& scenarios();
 // Harder scenarios for a fast solver (--scenario stretch), with figures like any other.
 const std::vector<Scenario>& stretch_scenarios();
 const Scenario* find_scenario(const std::string& name);
-
-// Whole microseconds, as the simulator counts them, so that the world's figures agree with it
-// exactly.
-std::int64_t us(double ms);
-double to_ms(std::int64_t us);
 
 // How long compute number `k` (counting from 0) of worker `w` takes.
 double compute_ms(const Scenario& s, int w, int k);

@@ -13,7 +13,7 @@ using WeightsOp = sim::Operation<WeightsObject>;
 using GradientOp = sim::Operation<GradientObject>;
 using DoneOp = sim::Operation<>;
 
-World::World(const Scenario& scenario, sim::Simulator& sim)
+State::State(const Scenario& scenario, sim::Simulator& sim)
     : scenario_(scenario),
       sim_(sim),
       data_{scenario.seed, scenario.mini_batches},
@@ -28,11 +28,11 @@ World::World(const Scenario& scenario, sim::Simulator& sim)
   }
   // Scheduled first, so that a failure at t comes before anything else ending at t.
   for (const Failure& f : scenario.failures) {
-    sim.schedule(sim::ms(f.at_ms), [this, w = f.worker] { fail_worker(w); });
+    sim.schedule(sim::from_ms(f.at_ms), [this, w = f.worker] { fail_worker(w); });
   }
 }
 
-void World::fail_worker(int w) {
+void State::fail_worker(int w) {
   workers_[w].failed = true;
   failures_seen_.push_back({w, sim_.now(), workers_[w].activity, pool_dry_at_ >= 0});
   // Moved out first: ending the operation clears the worker's abort.
@@ -40,17 +40,17 @@ void World::fail_worker(int w) {
 }
 
 template <typename Handler>
-void World::refuse_failed(Handler handler) {
+void State::refuse_failed(Handler handler) {
   sim::complete_now(sim_, std::move(handler), make_error_code(errc::worker_failed));
 }
 
-void World::start_pull(int w, Handler<WeightsObject> handler) {
+void State::start_pull(int w, Handler<WeightsObject> handler) {
   WorkerState& worker = workers_[w];
   if (worker.failed) return refuse_failed(std::move(handler));
   WeightsObject weights{weights_, version_, w};
   auto op = WeightsOp::start(sim_, *worker.device, {"pull", fmt::format("v{}", version_), 'p'},
-                             sim::ms(scenario_.pull_ms), std::move(handler), {std::move(weights)},
-                             sim::Cancellable::no, [this, w](sim::OpStatus) {
+                             sim::from_ms(scenario_.pull_ms), std::move(handler),
+                             {std::move(weights)}, sim::Cancellable::no, [this, w](sim::OpStatus) {
                                workers_[w].abort = nullptr;
                                end(w);
                              });
@@ -58,7 +58,7 @@ void World::start_pull(int w, Handler<WeightsObject> handler) {
   worker.abort = [op] { WeightsOp::fail(op, make_error_code(errc::worker_failed)); };
 }
 
-void World::start_compute(int w, WeightsObject weights, int mb, Handler<GradientObject> handler) {
+void State::start_compute(int w, WeightsObject weights, int mb, Handler<GradientObject> handler) {
   WorkerState& worker = workers_[w];
   if (worker.failed) return refuse_failed(std::move(handler));
   if (weights.worker != w) {
@@ -83,7 +83,7 @@ void World::start_compute(int w, WeightsObject weights, int mb, Handler<Gradient
   const double duration = compute_ms(scenario_, w, worker.computes++);
   auto op = GradientOp::start(sim_, *worker.device,
                               {"compute", fmt::format("mb {} on v{}", mb, weights.version), 'C'},
-                              sim::ms(duration), std::move(handler), {std::move(gradient)},
+                              sim::from_ms(duration), std::move(handler), {std::move(gradient)},
                               sim::Cancellable::no, [this, w](sim::OpStatus status) {
                                 workers_[w].abort = nullptr;
                                 workers_[w].computed += status == sim::OpStatus::done;
@@ -93,15 +93,15 @@ void World::start_compute(int w, WeightsObject weights, int mb, Handler<Gradient
   worker.abort = [op] { GradientOp::fail(op, make_error_code(errc::worker_failed)); };
 }
 
-sim::OpId World::begin_send(int w, const GradientObject& gradient) {
+sim::OpId State::begin_send(int w, const GradientObject& gradient) {
   begin(w, Activity::send);
   return sim_.begin(
       *workers_[w].device,
       {"send", fmt::format("mb {} from v{}", gradient.mini_batch, gradient.version), 's'},
-      sim::ms(scenario_.apply_ms));
+      sim::from_ms(scenario_.apply_ms));
 }
 
-void World::start_push(int w, GradientObject gradient, Handler<> handler) {
+void State::start_push(int w, GradientObject gradient, Handler<> handler) {
   if (workers_[w].failed) return refuse_failed(std::move(handler));
   if (gradient.worker != w) {
     return sim::reject(
@@ -114,7 +114,7 @@ void World::start_push(int w, GradientObject gradient, Handler<> handler) {
   auto g = std::make_shared<GradientObject>(std::move(gradient));
   DoneOp::start(sim_, *server_,
                 {"apply", fmt::format("mb {} from worker {}", g->mini_batch, w), 'A'},
-                sim::ms(scenario_.apply_ms), std::move(handler), {}, sim::Cancellable::no,
+                sim::from_ms(scenario_.apply_ms), std::move(handler), {}, sim::Cancellable::no,
                 [this, send, g](sim::OpStatus) {
                   sim_.end(send, sim::OpStatus::done);
                   end(g->worker);
@@ -122,7 +122,7 @@ void World::start_push(int w, GradientObject gradient, Handler<> handler) {
                 });
 }
 
-void World::start_apply_average(std::vector<GradientObject> gradients, Handler<> handler) {
+void State::start_apply_average(std::vector<GradientObject> gradients, Handler<> handler) {
   std::set<int> senders;
   for (const GradientObject& g : gradients) {
     if (g.worker < 0) {
@@ -146,7 +146,7 @@ void World::start_apply_average(std::vector<GradientObject> gradients, Handler<>
     shared.push_back(std::make_shared<GradientObject>(std::move(g)));
   }
   DoneOp::start(sim_, *server_, {"apply", fmt::format("average of {}", shared.size()), 'A'},
-                sim::ms(scenario_.apply_ms), std::move(handler), {}, sim::Cancellable::no,
+                sim::from_ms(scenario_.apply_ms), std::move(handler), {}, sim::Cancellable::no,
                 [this, sends, shared](sim::OpStatus) {
                   for (sim::OpId send : sends) sim_.end(send, sim::OpStatus::done);
                   for (const auto& g : shared) end(g->worker);
@@ -154,7 +154,7 @@ void World::start_apply_average(std::vector<GradientObject> gradients, Handler<>
                 });
 }
 
-void World::apply(std::vector<std::shared_ptr<GradientObject>> gradients) {
+void State::apply(std::vector<std::shared_ptr<GradientObject>> gradients) {
   Apply entry;
   entry.at = sim_.now();
   entry.version = version_ + 1;
@@ -187,13 +187,13 @@ void World::apply(std::vector<std::shared_ptr<GradientObject>> gradients) {
   applies_.push_back(std::move(entry));
 }
 
-std::vector<int> World::mini_batches_per_worker() const {
+std::vector<int> State::mini_batches_per_worker() const {
   std::vector<int> out;
   for (const WorkerState& w : workers_) out.push_back(w.applied);
   return out;
 }
 
-std::vector<int> World::kept_off_tail() const {
+std::vector<int> State::kept_off_tail() const {
   std::vector<int> out;
   if (pool_dry_at_ < 0) return out;
   for (std::size_t w = 0; w < workers_.size(); ++w) {
@@ -206,7 +206,7 @@ std::vector<int> World::kept_off_tail() const {
   return out;
 }
 
-int World::refused_gradients() const {
+int State::refused_gradients() const {
   int refused = 0;
   for (const WorkerState& x : workers_) {
     if (!x.failed) refused += x.computed - x.applied;
@@ -214,7 +214,7 @@ int World::refused_gradients() const {
   return refused;
 }
 
-std::string World::outstanding() const {
+std::string State::outstanding() const {
   int applied = 0;
   for (int n : times_applied_) applied += n > 0;
   std::vector<std::string> failed;

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "../common/generated.hpp"
-#include "exercise.hpp"
+#include "contract.hpp"
 #include "planner.hpp"
 
 namespace overlap::pipeline {
@@ -40,7 +40,7 @@ Scenario draw_scenario(worlds::Draw& d, Family family) {
   s.micro_batches = d.integer(p, 4 * p);
   for (int i = 0; i < p; ++i) {
     // Whole microseconds, the backward within 1.5-2.5 times the forward.
-    const sim::Time f = sim::ms(d.ms(5, 20));
+    const sim::Time f = sim::from_ms(d.ms(5, 20));
     const sim::Time b = std::clamp(static_cast<sim::Time>(std::llround(f * (1.5 + d.unit()))),
                                    (3 * f + 1) / 2, 5 * f / 2);
     s.forward_ms.push_back(sim::to_ms(f));
@@ -86,8 +86,8 @@ Scenario Contract::generate(std::uint64_t seed, int k) {
     // At least 20 % to gain over the starter, or it says little about a schedule.
     if (5 * best.step > 4 * baseline_step(s)) continue;
     s.name = worlds::generated_name(seed, k);
-    s.optimum_step_ms = sim::to_ms(best.step);
-    s.optimum_note = best.note;
+    s.best_known_step_ms = sim::to_ms(best.step);
+    s.best_known_note = best.note;
     return s;
   }
   throw std::logic_error(

@@ -27,8 +27,8 @@ Times times_of(const Scenario& s) {
   t.p = s.stages();
   t.m = s.micro_batches;
   for (int i = 0; i < t.p; ++i) {
-    t.f.push_back(sim::ms(s.forward_ms[i]));
-    t.b.push_back(sim::ms(s.backward_ms[i]));
+    t.f.push_back(sim::from_ms(s.forward_ms[i]));
+    t.b.push_back(sim::from_ms(s.backward_ms[i]));
   }
   t.budget = s.stashes;
   return t;
@@ -360,7 +360,7 @@ BestKnown best_known(const Scenario& s) {
   }
 
   if (!exhaustive(t, runner, best)) swap_search(t, runner, best);
-  if (best.step == sim::ms(lower_bound(s).ms)) best.note += "; the lower bound, so optimal";
+  if (best.step == sim::from_ms(lower_bound(s).ms)) best.note += "; the lower bound, so optimal";
   return {best.step, best.note};
 }
 

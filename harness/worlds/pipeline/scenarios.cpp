@@ -88,8 +88,8 @@ std::vector<Scenario> make_stretch_scenarios() {
                  ""});
   for (Scenario& s : all) {
     const planner::BestKnown best = planner::best_known(s);
-    s.optimum_step_ms = sim::to_ms(best.step);
-    s.optimum_note = best.note;
+    s.best_known_step_ms = sim::to_ms(best.step);
+    s.best_known_note = best.note;
   }
   return all;
 }
@@ -113,9 +113,9 @@ const Scenario* find_scenario(const std::string& name) {
 sim::Time baseline_step(const Scenario& s) {
   sim::Time per_micro_batch = 0;
   for (int i = 0; i < s.stages(); ++i) {
-    per_micro_batch += sim::ms(s.forward_ms[i]) + sim::ms(s.backward_ms[i]);
+    per_micro_batch += sim::from_ms(s.forward_ms[i]) + sim::from_ms(s.backward_ms[i]);
   }
-  return s.micro_batches * per_micro_batch + s.stages() * sim::ms(s.optimizer_ms);
+  return s.micro_batches * per_micro_batch + s.stages() * sim::from_ms(s.optimizer_ms);
 }
 
 // In integer microseconds, so that a bound a schedule reaches equals its makespan exactly.
@@ -124,8 +124,8 @@ Bound lower_bound(const Scenario& s) {
   const int m = s.micro_batches;
   std::vector<sim::Time> f, b;
   for (int i = 0; i < p; ++i) {
-    f.push_back(sim::ms(s.forward_ms[i]));
-    b.push_back(sim::ms(s.backward_ms[i]));
+    f.push_back(sim::from_ms(s.forward_ms[i]));
+    b.push_back(sim::from_ms(s.backward_ms[i]));
   }
   sim::Time best = 0;
   std::string derivation;
@@ -181,7 +181,7 @@ Bound lower_bound(const Scenario& s) {
     backwards_before += b[st];
   }
   // The optimizer steps of different stages may run at once.
-  return {sim::to_ms(best + sim::ms(s.optimizer_ms)), derivation};
+  return {sim::to_ms(best + sim::from_ms(s.optimizer_ms)), derivation};
 }
 
 }  // namespace overlap::pipeline

@@ -23,8 +23,8 @@ struct Scenario {
   std::uint64_t seed = 1;
   // The best schedule known for one step, and how it is reached: the planner's (planner.hpp);
   // for a named scenario, its published figure, which the unit tests check against the planner.
-  double optimum_step_ms = 0;
-  std::string optimum_note;
+  double best_known_step_ms = 0;
+  std::string best_known_note;
 
   int stages() const { return static_cast<int>(forward_ms.size()); }
 };

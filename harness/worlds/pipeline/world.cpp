@@ -9,7 +9,7 @@ namespace overlap::pipeline::detail {
 using Tensors = sim::Operation<Matrix>;
 using Nothing = sim::Operation<>;
 
-World::World(const Scenario& scenario, sim::Simulator& sim)
+State::State(const Scenario& scenario, sim::Simulator& sim)
     : scenario_(scenario),
       sim_(sim),
       shape_(model::shape_for(scenario.stages(), scenario.micro_batches)),
@@ -27,15 +27,15 @@ World::World(const Scenario& scenario, sim::Simulator& sim)
 }
 
 template <typename Handler>
-void World::reject(Handler handler, int stage, std::string message) {
+void State::reject(Handler handler, int stage, std::string message) {
   sim::reject(sim_, std::move(handler), fmt::format("stage {}: {}", stage, message));
 }
 
-Matrix World::input(int step, int mb) const {
+Matrix State::input(int step, int mb) const {
   return model::input(shape_, scenario_.seed, step, mb);
 }
 
-Matrix World::loss_gradient(int step, int mb, const Matrix* output) {
+Matrix State::loss_gradient(int step, int mb, const Matrix* output) {
   if (output == nullptr || output->rows() != shape_.rows ||
       output->cols() != shape_.widths.back()) {
     sim_.violations().add(
@@ -50,7 +50,7 @@ Matrix World::loss_gradient(int step, int mb, const Matrix* output) {
   return model::loss_gradient(shape_, *output, model::target(shape_, scenario_.seed, step, mb));
 }
 
-void World::start_forward(int s, int mb, const Matrix* x, Handler<Matrix> handler) {
+void State::start_forward(int s, int mb, const Matrix* x, Handler<Matrix> handler) {
   StageState& st = stages_[s];
   const int step = st.steps_done;
   if (x == nullptr) {
@@ -79,10 +79,10 @@ void World::start_forward(int s, int mb, const Matrix* x, Handler<Matrix> handle
   st.stashes.emplace(mb, model::Stash{*x, y});
   st.stash_pool->charge(1, fmt::format("forward(step {}, mb {})", step, mb), sim_.now());
   Tensors::start(sim_, *st.device, {"forward", fmt::format("step {}, mb {}", step, mb), 'F'},
-                 sim::ms(scenario_.forward_ms[s]), std::move(handler), {std::move(y)});
+                 sim::from_ms(scenario_.forward_ms[s]), std::move(handler), {std::move(y)});
 }
 
-void World::start_backward(int s, int mb, const Matrix* grad, Handler<Matrix> handler) {
+void State::start_backward(int s, int mb, const Matrix* grad, Handler<Matrix> handler) {
   StageState& st = stages_[s];
   const int step = st.steps_done;
   if (grad == nullptr) {
@@ -105,11 +105,11 @@ void World::start_backward(int s, int mb, const Matrix* grad, Handler<Matrix> ha
   st.stashes.erase(stash);
   // The stash is freed when the backward ends, not when it starts.
   Tensors::start(sim_, *st.device, {"backward", fmt::format("step {}, mb {}", step, mb), 'B'},
-                 sim::ms(scenario_.backward_ms[s]), std::move(handler), {std::move(dx)},
+                 sim::from_ms(scenario_.backward_ms[s]), std::move(handler), {std::move(dx)},
                  sim::Cancellable::no, [pool = st.stash_pool](sim::OpStatus) { pool->release(1); });
 }
 
-void World::check_step_complete(int s) {
+void State::check_step_complete(int s) {
   StageState& st = stages_[s];
   std::vector<int> missing, repeated;
   for (int mb = 0; mb < scenario_.micro_batches; ++mb) {
@@ -134,7 +134,7 @@ void World::check_step_complete(int s) {
   }
 }
 
-void World::start_optimizer_step(int s, Handler<> handler) {
+void State::start_optimizer_step(int s, Handler<> handler) {
   StageState& st = stages_[s];
   if (st.steps_done >= scenario_.steps) {
     return reject(
@@ -146,11 +146,11 @@ void World::start_optimizer_step(int s, Handler<> handler) {
   std::fill(st.forwards.begin(), st.forwards.end(), 0);
   std::fill(st.backwards.begin(), st.backwards.end(), 0);
   Nothing::start(sim_, *st.device, {"optimizer_step", fmt::format("step {}", st.steps_done), 'o'},
-                 sim::ms(scenario_.optimizer_ms), std::move(handler), {});
+                 sim::from_ms(scenario_.optimizer_ms), std::move(handler), {});
   ++st.steps_done;
 }
 
-std::string World::unapplied_work() const {
+std::string State::unapplied_work() const {
   std::vector<std::string> out;
   for (std::size_t s = 0; s < stages_.size(); ++s) {
     int touched = 0;
@@ -166,7 +166,7 @@ std::string World::unapplied_work() const {
   return fmt::format("{}", fmt::join(out, "; "));
 }
 
-std::string World::outstanding() const {
+std::string State::outstanding() const {
   std::vector<std::string> out;
   for (std::size_t s = 0; s < stages_.size(); ++s) {
     std::vector<int> held;

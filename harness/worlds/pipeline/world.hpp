@@ -16,11 +16,11 @@ namespace overlap::pipeline::detail {
 
 using model::Matrix;
 
-class World {
+class State {
  public:
-  World(const Scenario& scenario, sim::Simulator& sim);
-  World(const World&) = delete;
-  World& operator=(const World&) = delete;
+  State(const Scenario& scenario, sim::Simulator& sim);
+  State(const State&) = delete;
+  State& operator=(const State&) = delete;
 
   const Scenario& scenario() const { return scenario_; }
   const model::Shape& shape() const { return shape_; }

@@ -1,4 +1,4 @@
-// The fsdp world under the world contract (../common/world.hpp): what the grader runs.
+// The param-server world under the world contract (../common/world.hpp): what the grader runs.
 #pragma once
 
 #include <cstdint>
@@ -11,27 +11,27 @@
 #include "wire.hpp"
 #include "world.hpp"
 
-namespace overlap::fsdp {
+namespace overlap::param_server {
 
 struct Contract {
-  using Scenario = fsdp::Scenario;
-  using State = detail::World;
-  static constexpr std::string_view name = "fsdp";
+  using Scenario = param_server::Scenario;
+  using State = detail::State;
+  static constexpr std::string_view name = "param-server";
   static constexpr std::span<const protocol::Operation> operations = wire::operations;
 
-  static const std::vector<Scenario>& scenarios() { return fsdp::scenarios(); }
-  static const std::vector<Scenario>& stretch() { return fsdp::stretch_scenarios(); }
+  static const std::vector<Scenario>& scenarios() { return param_server::scenarios(); }
+  static const std::vector<Scenario>& stretch() { return param_server::stretch_scenarios(); }
   static Scenario generate(std::uint64_t seed, int k);
   static std::vector<grade::Parameter> parameters(const Scenario& scenario);
   static worlds::ScenarioFacts facts(const Scenario& scenario);
-  static int actors(const Scenario& scenario) { return scenario.ranks; }  // SPMD: one per rank
+  static int actors(const Scenario&) { return 1; }
   static void hello(const Scenario& scenario, protocol::Writer& w);
   static void serve(State& world, worlds::Remote& remote, worlds::Call& call);
-  static void state(const State&, protocol::Writer&) {}
+  static void state(const State& world, protocol::Writer& w);
   static std::string outstanding(const State& world) { return world.outstanding(); }
   static void check(const State& world, sim::Simulator& sim);
   static void add_figures(const State& world, grade::ScenarioResult& result);
 };
 static_assert(worlds::World<Contract>);
 
-}  // namespace overlap::fsdp
+}  // namespace overlap::param_server

@@ -1,4 +1,4 @@
-#include "exercise.hpp"
+#include "contract.hpp"
 
 #include <fmt/format.h>
 
@@ -23,7 +23,7 @@ constexpr double kTolerance = 1e-12;
 // When early stopping could decide: the deciding check's result and every earlier one in.
 // Adds a violation and returns nothing when one of them never came in: a decision taken before
 // it (nothing later came in either), or a check skipped or lost (a later one did).
-std::optional<sim::Time> decidable_at(const detail::World& world, const Decision& d,
+std::optional<sim::Time> decidable_at(const detail::State& world, const Decision& d,
                                       sim::Simulator& sim, sim::Time stopped) {
   const auto& validations = world.validations();
   const auto validated = [&](int c) {
@@ -106,7 +106,7 @@ void Contract::hello(const Scenario& sc, protocol::Writer& w) {
 }
 
 void Contract::serve(State& run, worlds::Remote& remote, worlds::Call& call) {
-  detail::World& world = run.world;
+  detail::State& world = run.world;
   const Scenario& sc = world.scenario();
   detail::Objects& objects = world.objects();
   switch (call.op) {
@@ -156,7 +156,7 @@ void Contract::serve(State& run, worlds::Remote& remote, worlds::Call& call) {
 void Contract::state(const Run& run, protocol::Writer& w) { w.integer(run.world.step()); }
 
 void Contract::check(const Run& run, sim::Simulator& sim) {
-  const detail::World& world = run.world;
+  const detail::State& world = run.world;
   const Scenario& sc = world.scenario();
   const Decision& d = run.decision;
   if (!world.stopped_at()) {
@@ -199,7 +199,7 @@ void Contract::check(const Run& run, sim::Simulator& sim) {
 }
 
 void Contract::add_figures(const Run& run, grade::ScenarioResult& result) {
-  const detail::World& world = run.world;
+  const detail::State& world = run.world;
   const Scenario& sc = world.scenario();
   const Decision& d = run.decision;
   result.figures.push_back({"stop check", static_cast<double>(d.stop_check), ""});
@@ -230,8 +230,9 @@ worlds::ScenarioFacts Contract::facts(const Scenario& sc) {
   // A named scenario keeps its published figure (the planner's, checked in the unit tests) and
   // its interviewer's note; a generated one gets the planner's.
   const BestKnown best =
-      sc.optimum_ms > 0
-          ? BestKnown{sc.optimum_ms, fmt::format("{:g} ms: {}", sc.optimum_ms, sc.optimum_note)}
+      sc.best_known_ms > 0
+          ? BestKnown{sc.best_known_ms,
+                      fmt::format("{:g} ms: {}", sc.best_known_ms, sc.best_known_note)}
           : best_known(sc, d);
   const Bound bound = lower_bound(sc, d);
   return {sc.name,

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "../../result/result.hpp"
+#include "../../grade/result.hpp"
 #include "link.hpp"
 
 namespace overlap::worlds {
@@ -20,9 +20,9 @@ struct ScenarioInfo {
   std::string description;
 };
 
-class Exercise {
+class GradedExercise {
  public:
-  virtual ~Exercise() = default;
+  virtual ~GradedExercise() = default;
   virtual std::string name() const = 0;
   virtual std::vector<ScenarioInfo> scenarios() const = 0;
   // The stretch scenarios: for a fast solver, graded only when asked for.
@@ -46,7 +46,7 @@ class Exercise {
 };
 
 // The exercise of that name (exercises/manifest.tsv), or null; and every exercise's name.
-std::unique_ptr<Exercise> exercise_named(const std::string& name);
+std::unique_ptr<GradedExercise> exercise_named(const std::string& name);
 std::vector<std::string> exercise_names();
 
 }  // namespace overlap::worlds

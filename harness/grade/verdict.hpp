@@ -1,8 +1,8 @@
 // Verdict tiers, the same for every exercise:
 //   fail     the run broke an invariant, got a wrong result, deadlocked, crashed or timed out
-//   slow     correct, but closes less than half the gap from the baseline to the optimum
+//   slow     correct, but closes less than half the gap from the baseline to the best known
 //   pass     correct, and closes at least half of that gap
-//   optimal  correct, and within 2 % of the scenario's reachable optimum
+//   optimal  correct, and within 2 % of the scenario's best known makespan
 #pragma once
 
 #include <string>

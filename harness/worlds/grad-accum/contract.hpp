@@ -19,7 +19,7 @@ namespace overlap::grad_accum {
 struct Run {
   Run(const Scenario& scenario, sim::Simulator& sim)
       : world(scenario, sim), expected(oracle(scenario)), decision(expected.decision) {}
-  detail::World world;
+  detail::State world;
   OracleRun expected;
   const Decision& decision;
 };

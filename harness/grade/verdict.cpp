@@ -10,12 +10,14 @@ void judge(ScenarioResult& r) {
   r.correct = r.finished && r.violations_total == 0;
   r.speedup = r.makespan_ms > 0 ? r.baseline_ms / r.makespan_ms : 0;
   r.efficiency = r.makespan_ms > 0 ? r.bound_ms / r.makespan_ms : 0;
-  const double pass_makespan = r.optimum_ms + kPassGapFraction * (r.baseline_ms - r.optimum_ms);
+  const double pass_makespan =
+      r.best_known_ms + kPassGapFraction * (r.baseline_ms - r.best_known_ms);
   r.pass_speedup = pass_makespan > 0 ? r.baseline_ms / pass_makespan : 0;
-  r.optimal_speedup = r.optimum_ms > 0 ? r.baseline_ms / (r.optimum_ms * (1 + kOptimalSlack)) : 0;
+  r.optimal_speedup =
+      r.best_known_ms > 0 ? r.baseline_ms / (r.best_known_ms * (1 + kOptimalSlack)) : 0;
   if (!r.correct) {
     r.verdict = Tier::fail;
-  } else if (r.makespan_ms <= r.optimum_ms * (1 + kOptimalSlack)) {
+  } else if (r.makespan_ms <= r.best_known_ms * (1 + kOptimalSlack)) {
     r.verdict = Tier::optimal;
   } else if (r.makespan_ms <= pass_makespan) {
     r.verdict = Tier::pass;

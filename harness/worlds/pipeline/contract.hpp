@@ -15,7 +15,7 @@ namespace overlap::pipeline {
 
 struct Contract {
   using Scenario = pipeline::Scenario;
-  using State = detail::World;
+  using State = detail::State;
   static constexpr std::string_view name = "pipeline";
   static constexpr std::span<const protocol::Operation> operations = wire::operations;
 

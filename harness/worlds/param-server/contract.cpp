@@ -1,4 +1,4 @@
-#include "exercise.hpp"
+#include "contract.hpp"
 
 #include <fmt/format.h>
 
@@ -14,7 +14,7 @@ namespace overlap::param_server {
 namespace {
 
 // The weights must be exactly those of the applies, replayed in order from the start.
-void check_replay(const detail::World& world, sim::Simulator& sim) {
+void check_replay(const detail::State& world, sim::Simulator& sim) {
   model::Vector replay = model::initial_weights();
   int version = 0;
   for (const detail::Apply& a : world.applies()) {
@@ -35,7 +35,7 @@ void check_replay(const detail::World& world, sim::Simulator& sim) {
 }
 
 // The paths of the exercise this run took, told from what the world saw happen.
-void add_paths(const detail::World& world, std::vector<std::string>& paths) {
+void add_paths(const detail::State& world, std::vector<std::string>& paths) {
   auto take = [&paths](const std::string& path) {
     if (std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
   };
@@ -124,7 +124,7 @@ void Contract::state(const State& world, protocol::Writer& w) {
   for (int i = 0; i < world.scenario().workers(); ++i) w.integer(world.failed(i) ? 1 : 0);
 }
 
-void Contract::check(const detail::World& world, sim::Simulator& sim) {
+void Contract::check(const detail::State& world, sim::Simulator& sim) {
   const Scenario& sc = world.scenario();
   std::vector<int> missing;
   for (int mb = 0; mb < sc.mini_batches; ++mb) {
@@ -149,7 +149,7 @@ void Contract::check(const detail::World& world, sim::Simulator& sim) {
   }
 }
 
-void Contract::add_figures(const detail::World& world, grade::ScenarioResult& result) {
+void Contract::add_figures(const detail::State& world, grade::ScenarioResult& result) {
   std::vector<int> staleness;
   for (const detail::Apply& a : world.applies()) {
     staleness.insert(staleness.end(), a.staleness.begin(), a.staleness.end());
@@ -183,7 +183,7 @@ void Contract::add_figures(const detail::World& world, grade::ScenarioResult& re
 
 worlds::ScenarioFacts Contract::facts(const Scenario& sc) {
   // Published (named) or filled in when generated; planned here for any other scenario.
-  Plan plan{sc.optimum_ms, {}, sc.optimum_note};
+  Plan plan{sc.best_known_ms, {}, sc.best_known_note};
   if (plan.ms <= 0) plan = best_known(sc);
   const Bound bound = lower_bound(sc);
   const std::string gap = worlds::gap_to_bound(

@@ -1,4 +1,4 @@
-#include "exercise.hpp"
+#include "contract.hpp"
 
 #include <fmt/format.h>
 
@@ -51,7 +51,7 @@ void Contract::serve(State& world, worlds::Remote& remote, worlds::Call& call) {
   throw protocol::ProtocolError(fmt::format("fsdp has no operation {}", call.op));
 }
 
-void Contract::check(const detail::World& world, sim::Simulator& sim) {
+void Contract::check(const detail::State& world, sim::Simulator& sim) {
   const Scenario& sc = world.scenario();
   const std::vector<model::Vector> expected = oracle(sc);
   const int shard = model::shard_size(sc.ranks);
@@ -114,7 +114,7 @@ std::vector<std::string> paths(const Scenario& s) {
 
 }  // namespace
 
-void Contract::add_figures(const detail::World& world, grade::ScenarioResult& result) {
+void Contract::add_figures(const detail::State& world, grade::ScenarioResult& result) {
   result.paths_taken = paths(world.scenario());
   // Communication not hidden under compute, on the slowest rank: makespan minus its compute.
   double compute = 0;
@@ -133,7 +133,7 @@ worlds::ScenarioFacts Contract::facts(const Scenario& sc) {
   // A named scenario's best known is published (and the planner's: the unit tests check).
   const Plan plan = best_known(sc);
   const Bound bound = lower_bound(sc);
-  const double best = sc.optimum_ms > 0 ? sc.optimum_ms : plan.ms;
+  const double best = sc.best_known_ms > 0 ? sc.best_known_ms : plan.ms;
   return {sc.name,
           sc.description,
           baseline_ms(sc),

@@ -76,8 +76,8 @@ struct ScenarioResult {
   double baseline_ms = 0;
   double bound_ms = 0;
   std::string bound_derivation;
-  double optimum_ms = 0;     // the best known makespan, that `optimal` is graded against
-  std::string optimum_note;  // how the best known is reached: for interviewers only
+  double best_known_ms = 0;     // the best known makespan, that `optimal` is graded against
+  std::string best_known_note;  // how the best known is reached: for interviewers only
   std::vector<Parameter> parameters;
 
   // The run.
@@ -106,8 +106,8 @@ struct ScenarioResult {
   friend bool operator==(const ScenarioResult&, const ScenarioResult&) = default;
 };
 BOOST_DESCRIBE_STRUCT(ScenarioResult, (),
-                      (name, description, baseline_ms, bound_ms, bound_derivation, optimum_ms,
-                       optimum_note, parameters, finished, makespan_ms, violations,
+                      (name, description, baseline_ms, bound_ms, bound_derivation, best_known_ms,
+                       best_known_note, parameters, finished, makespan_ms, violations,
                        violations_total, peak_memory, utilisation, figures, paths_taken, timeline,
                        chart_window_ms, output, correct, verdict, speedup, efficiency, pass_speedup,
                        optimal_speedup))

@@ -1,4 +1,4 @@
-#include "exercise.hpp"
+#include "contract.hpp"
 
 #include <fmt/format.h>
 
@@ -19,7 +19,7 @@ namespace {
 constexpr double kTolerance = 1e-9;
 
 // Compares the trained weights with the sequential oracle's.
-void check_weights(const detail::World& world, sim::Simulator& sim) {
+void check_weights(const detail::State& world, sim::Simulator& sim) {
   const Scenario& sc = world.scenario();
   const OracleRun expected = oracle(world.shape(), sc.seed, sc.steps);
   for (int s = 0; s < sc.stages(); ++s) {
@@ -44,7 +44,7 @@ void check_weights(const detail::World& world, sim::Simulator& sim) {
 
 // Where the scenario puts the bottleneck and whether GPipe fits; whether the run used a stage's
 // whole stash budget and reached the proven bound.
-void add_paths(const detail::World& world, const grade::ScenarioResult& result,
+void add_paths(const detail::State& world, const grade::ScenarioResult& result,
                std::vector<std::string>& paths) {
   const Scenario& sc = world.scenario();
   const int p = sc.stages();
@@ -76,7 +76,7 @@ void add_paths(const detail::World& world, const grade::ScenarioResult& result,
   }
   // A correct run at the bound is provably optimal.
   if (result.finished && result.violations_total == 0 &&
-      sim::ms(result.makespan_ms) == sim::ms(result.bound_ms)) {
+      sim::from_ms(result.makespan_ms) == sim::from_ms(result.bound_ms)) {
     paths.push_back("bound-reached");
   }
 }
@@ -128,7 +128,7 @@ void Contract::serve(State& world, worlds::Remote& remote, worlds::Call& call) {
   throw protocol::ProtocolError(fmt::format("pipeline has no operation {}", call.op));
 }
 
-void Contract::check(const detail::World& world, sim::Simulator& sim) {
+void Contract::check(const detail::State& world, sim::Simulator& sim) {
   const Scenario& sc = world.scenario();
   for (int s = 0; s < sc.stages(); ++s) {
     if (world.steps_done(s) != sc.steps) {
@@ -151,19 +151,19 @@ worlds::ScenarioFacts Contract::facts(const Scenario& sc) {
   return {sc.name,
           fmt::format("{}; {} steps", sc.description, sc.steps),
           run_ms(baseline_step(sc)),
-          {run_ms(sim::ms(bound.ms)),
+          {run_ms(sim::from_ms(bound.ms)),
            fmt::format("{} = {:g} ms per step; steps cannot overlap (a stage's next forward needs "
                        "its optimizer step), so x{} steps",
                        bound.derivation, bound.ms, sc.steps)},
-          run_ms(sim::ms(sc.optimum_step_ms)),
-          fmt::format("{:g} ms per step: {}{}", sc.optimum_step_ms, sc.optimum_note,
-                      worlds::gap_to_bound(sc.optimum_step_ms, bound.ms,
+          run_ms(sim::from_ms(sc.best_known_step_ms)),
+          fmt::format("{:g} ms per step: {}{}", sc.best_known_step_ms, sc.best_known_note,
+                      worlds::gap_to_bound(sc.best_known_step_ms, bound.ms,
                                            "the stages' orders together: each bound takes one "
                                            "stage's work, warm-up or stash lanes, while the "
                                            "orders of the others delay its inputs"))};
 }
 
-void Contract::add_figures(const detail::World& world, grade::ScenarioResult& result) {
+void Contract::add_figures(const detail::State& world, grade::ScenarioResult& result) {
   const Scenario& sc = world.scenario();
   // The first step when the run finished; all of it otherwise, to show where it stopped.
   if (result.finished) result.chart_window_ms = result.makespan_ms / sc.steps;
