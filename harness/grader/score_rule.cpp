@@ -6,6 +6,7 @@
 #include <boost/describe/enum_from_string.hpp>
 #include <boost/json.hpp>
 #include <fstream>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 
@@ -137,7 +138,18 @@ std::string band_text(const Dimension& d, const Band& b) {
   return d.unit.empty() ? range : range + " " + d.unit;
 }
 
+void known_format(const ScoreRule& rule, const std::string& format, const std::string& where) {
+  if (!rule.formats.contains(format)) {
+    malformed(fmt::format("{} name format {}, which the rule lacks", where, format));
+  }
+}
+
 }  // namespace
+
+const std::string* ExerciseRule::scenario_of(const std::string& format) const {
+  const auto it = scenario.find(format);
+  return it == scenario.end() ? nullptr : &it->second;
+}
 
 const Format& ScoreRule::format(const std::string& name) const {
   const auto it = formats.find(name);
@@ -169,12 +181,26 @@ ScoreRule parse_score_rule(const std::string& json_text) {
       out.first_insight_hint =
           integer(at(e.as_object(), "first_insight_hint", where), where + " first_insight_hint");
       for (const auto& [format, list] : at(e.as_object(), "anchors", where).as_object()) {
-        if (!rule.formats.contains(std::string(format))) {
-          malformed(fmt::format("{} anchors format {}, which the rule lacks", where,
-                                std::string(format)));
-        }
+        known_format(rule, std::string(format), where + " anchors");
         for (const json::value& a : list.as_array()) {
           out.anchors[std::string(format)].push_back(read_anchor(a.as_object(), where));
+        }
+      }
+      const json::object& ex = e.as_object();
+      if (const json::value* by_format = ex.if_contains("scenario")) {
+        for (const auto& [format, scenario] : by_format->as_object()) {
+          known_format(rule, std::string(format), where + " scenario");
+          out.scenario[std::string(format)] = std::string(scenario.as_string());
+        }
+      }
+      if (const json::value* by_format = ex.if_contains("hints")) {
+        for (const auto& [format, list] : by_format->as_object()) {
+          known_format(rule, std::string(format), where + " hints");
+          for (const json::value& h : list.as_array()) {
+            const int n = integer(h, where + " hints");
+            if (n < 1) malformed(where + " hints: hints count from 1");
+            out.hints[std::string(format)].push_back(n);
+          }
         }
       }
       rule.exercises.emplace(std::string(name), std::move(out));
@@ -287,6 +313,57 @@ std::string card_table(const Format& f, const std::vector<Anchor>& anchors) {
       if (a.outcome == o.name) examples.push_back(a.says);
     }
     out += " | " + fmt::format("{}", fmt::join(examples, "; or ")) + " |\n";
+  }
+  return out;
+}
+
+namespace {
+
+// The sub-scores the kit computes from marks, and the option of `score` each reads.
+struct MarkInput {
+  std::string_view dimension, option;
+  int (*score)(const Marks&);
+};
+constexpr MarkInput kMarkInputs[] = {
+    {"misunderstanding defended", "--defended", [](const Marks& m) { return m.defended ? 1 : 0; }},
+    {"design", "--predictions",
+     [](const Marks& m) { return std::accumulate(m.predictions.begin(), m.predictions.end(), 0); }},
+    {"communication", "--communication", [](const Marks& m) { return m.communication; }},
+    {"weak follow-ups", "--follow-ups",
+     [](const Marks& m) { return weak_follow_ups(m.follow_ups); }},
+    {"half the follow-up points", "--follow-ups",
+     [](const Marks& m) { return half_the_points(m.follow_ups); }},
+    {"approach", "--approach", [](const Marks& m) { return m.approach; }},
+    {"debrief", "--debrief", [](const Marks& m) { return m.debrief; }},
+};
+
+const MarkInput& input_of(const std::string& dimension) {
+  for (const MarkInput& in : kMarkInputs) {
+    if (in.dimension == dimension) return in;
+  }
+  malformed("the sub-score '" + dimension + "' is none the kit computes");
+}
+
+}  // namespace
+
+std::string option_of(const std::string& dimension) {
+  return dimension == "code" ? "" : std::string(input_of(dimension).option);
+}
+
+std::vector<std::string> marks_needed(const Format& f) {
+  std::vector<std::string> out;
+  for (const Dimension& d : f.dimensions) {
+    const std::string option = option_of(d.name);
+    if (option.empty() || d.yes_no) continue;  // from the session, or a flag (absent: no)
+    if (std::find(out.begin(), out.end(), option) == out.end()) out.push_back(option);
+  }
+  return out;
+}
+
+std::map<std::string, int> sub_scores(const Format& f, int code, const Marks& marks) {
+  std::map<std::string, int> out;
+  for (const Dimension& d : f.dimensions) {
+    out[d.name] = d.name == "code" ? code : input_of(d.name).score(marks);
   }
   return out;
 }

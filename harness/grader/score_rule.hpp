@@ -44,7 +44,7 @@ struct CodeRule {
   int unseen_fail_cap = 0;            // the most a `fail` on a seed never seen leaves
 };
 
-// One format of interview (45 minutes; a shorter one beside it later), with its own rule.
+// One format of interview (45 minutes, 15 minutes), with its own rule.
 struct Format {
   std::string name;
   int minutes = 0;
@@ -70,6 +70,12 @@ struct Anchor {
 struct ExerciseRule {
   int first_insight_hint = 0;                          // hints from this one on cost the code score
   std::map<std::string, std::vector<Anchor>> anchors;  // by format
+  // By format, when it grades one scenario alone (15 minutes: one named scenario); a format
+  // not named grades every scenario.
+  std::map<std::string, std::string> scenario;
+  std::map<std::string, std::vector<int>> hints;  // by format, the hints it uses (else every one)
+
+  const std::string* scenario_of(const std::string& format) const;
 };
 
 struct ScoreRule {
@@ -109,6 +115,25 @@ std::vector<std::size_t> outcomes_holding(const Format& f,
 
 // The card's table, in Markdown: an outcome per row, a column per sub-score group, the anchors.
 std::string card_table(const Format& f, const std::vector<Anchor>& anchors);
+
+// What only the interviewer knows, as marked: each 0, 1 or 2 unless said.
+struct Marks {
+  std::vector<int> predictions;  // two
+  int communication = 0;
+  std::vector<int> follow_ups;  // two or three
+  int approach = 0;             // the approach explained before coding
+  int debrief = 0;              // the debrief question
+  bool defended = false;        // a misunderstanding defended
+};
+
+// The options of `score` a format's sub-scores read ("--predictions", ...), besides the flags;
+// and the option that gives a sub-score (nothing for `code`, from the session).
+std::vector<std::string> marks_needed(const Format& f);
+std::string option_of(const std::string& dimension);
+
+// The format's sub-scores from the code score and the marks. Throws std::runtime_error for a
+// sub-score the kit does not compute.
+std::map<std::string, int> sub_scores(const Format& f, int code, const Marks& marks);
 
 // The sub-scores of the follow-ups, from each question's 0, 1 or 2.
 int weak_follow_ups(const std::vector<int>& follow_ups);

@@ -339,13 +339,15 @@ grade::Tier unseen_tier(const std::string& file, const std::string& exercise,
 }
 
 // What the code score reads from the session: each scenario's latest tier (the stretch ones are
-// follow-ups) and the first insight hint given; and the same, in words, for the printout.
+// follow-ups; a format of one scenario reads that one alone) and the first insight hint given;
+// and the same, in words, for the printout.
 struct Facts {
   grade::CodeInputs code;
   std::string tiers, hints;
   bool last_not_built = false;
 };
-Facts facts_of(const std::vector<Event>& events, const grade::ExerciseRule& ex) {
+Facts facts_of(const std::vector<Event>& events, const grade::ExerciseRule& ex,
+               const std::string* only_scenario) {
   Facts f;
   std::map<std::string, std::pair<grade::Tier, int>> latest;  // scenario -> tier, minute
   std::vector<std::string> hints;
@@ -360,7 +362,9 @@ Facts facts_of(const std::vector<Event>& events, const grade::ExerciseRule& ex) 
     if (e.kind != Event::Kind::grade) continue;
     f.last_not_built = !e.built;
     for (const ScenarioLine& l : e.scenarios) {
-      if (!l.name.starts_with("stretch")) latest[l.name] = {l.verdict, s.minute};
+      if (only_scenario ? l.name == *only_scenario : !l.name.starts_with("stretch")) {
+        latest[l.name] = {l.verdict, s.minute};
+      }
     }
   }
   std::vector<std::string> tiers;
@@ -373,6 +377,60 @@ Facts facts_of(const std::vector<Event>& events, const grade::ExerciseRule& ex) 
   return f;
 }
 
+// The interviewer's marks the format asks for: each option it needs given, none it does not.
+grade::Marks marks_of(const po::variables_map& args, const grade::Format& format) {
+  const std::vector<std::string> needed = grade::marks_needed(format);
+  const auto needs = [&](const std::string& o) {
+    return std::find(needed.begin(), needed.end(), o) != needed.end();
+  };
+  std::vector<std::string> missing, unused;
+  for (const char* o :
+       {"--predictions", "--communication", "--follow-ups", "--approach", "--debrief"}) {
+    const bool given = args.count(o + 2);
+    if (needs(o) && !given) missing.push_back(o);
+    if (!needs(o) && given) unused.push_back(o);
+  }
+  if (!unused.empty()) {
+    throw UsageError(fmt::format("the {} rule does not ask for {}: it needs {}", format.name,
+                                 fmt::join(unused, ", "), fmt::join(needed, ", ")));
+  }
+  if (!missing.empty()) {
+    throw UsageError(fmt::format(
+        "the {} rule asks what only you know: give {} (--predictions A,B: each prediction 2 "
+        "right, 1 partly, 0 none; --communication, --approach, --debrief 0-2; --follow-ups "
+        "A,B[,C]: each 2 good, 1 partial, 0 weak; and, when they hold, --gap-explained, "
+        "--defended, --unseen REPORT.json)",
+        format.name, fmt::join(missing, ", ")));
+  }
+  const auto one = [&](const char* o) { return marks(args[o].as<std::string>(), o, 2, 1, 1)[0]; };
+  grade::Marks m;
+  if (needs("--predictions")) {
+    m.predictions = marks(args["predictions"].as<std::string>(), "--predictions", 2, 2, 2);
+  }
+  if (needs("--communication")) m.communication = one("communication");
+  if (needs("--follow-ups")) {
+    m.follow_ups = marks(args["follow-ups"].as<std::string>(), "--follow-ups", 2, 2, 3);
+  }
+  if (needs("--approach")) m.approach = one("approach");
+  if (needs("--debrief")) m.debrief = one("debrief");
+  m.defended = args.count("defended");
+  return m;
+}
+
+// Each sub-score's reason, in words.
+std::string reason_of(const std::string& dimension, const grade::Marks& m,
+                      const grade::SubScore& code) {
+  if (dimension == "code") return code.reason;
+  if (dimension == "misunderstanding defended") return m.defended ? "yes (--defended)" : "no";
+  if (dimension == "design") {
+    return fmt::format("predictions {} + {}", m.predictions[0], m.predictions[1]);
+  }
+  if (dimension.find("follow-up") != std::string::npos) {
+    return fmt::format("follow-ups {}", fmt::join(m.follow_ups, ", "));
+  }
+  return "as you marked it";
+}
+
 int score_command(int argc, char** argv) {
   po::options_description options("score options");
   options.add_options()                            //
@@ -383,75 +441,57 @@ int score_command(int argc, char** argv) {
       ("predictions", po::value<std::string>())    //
       ("communication", po::value<std::string>())  //
       ("follow-ups", po::value<std::string>())     //
+      ("approach", po::value<std::string>())       //
+      ("debrief", po::value<std::string>())        //
       ("gap-explained", "")                        //
       ("defended", "")                             //
       ("unseen", po::value<std::string>());
   const po::variables_map args = parse(argc, argv, options);
   const std::string exercise = args["exercise"].as<std::string>();
-  std::vector<std::string> missing;
-  for (const char* o : {"rule", "predictions", "communication", "follow-ups"}) {
-    if (!args.count(o)) missing.push_back(std::string("--") + o);
-  }
-  if (!missing.empty()) {
-    throw UsageError(fmt::format(
-        "the rule asks what only you know: give {} (--predictions A,B: each prediction 2 right, "
-        "1 partly, 0 none; --communication 0-2; --follow-ups A,B[,C]: each 2 good, 1 partial, 0 "
-        "weak; and, when they hold, --gap-explained, --defended, --unseen REPORT.json)",
-        fmt::join(missing, ", ")));
-  }
+  if (!args.count("rule")) throw UsageError("give the score rule: --rule FILE");
   const grade::ScoreRule rule = grade::read_score_rule(args["rule"].as<std::string>());
   const std::string format_name =
       args.count("format") ? args["format"].as<std::string>() : kDefaultFormat;
+  if (!rule.formats.contains(format_name)) {
+    std::vector<std::string> names;
+    for (const auto& [name, f] : rule.formats) names.push_back(name);
+    throw UsageError(
+        fmt::format("no format '{}'; the rule has {}", format_name, fmt::join(names, ", ")));
+  }
   const grade::Format& format = rule.format(format_name);
   const grade::ExerciseRule& ex = rule.exercise(exercise);
+  const grade::Marks marks = marks_of(args, format);
   const Record record = current_record(sessions_of(args));
 
-  const Facts facts = facts_of(record.events, ex);
+  const std::string* only = ex.scenario_of(format_name);
+  const Facts facts = facts_of(record.events, ex, only);
   grade::CodeInputs code_in = facts.code;
   code_in.gap_explained = args.count("gap-explained");
   if (args.count("unseen")) {
     code_in.unseen = unseen_tier(args["unseen"].as<std::string>(), exercise, record.events);
   }
   const grade::SubScore code = grade::code_score(format.code, ex, code_in);
-  const std::vector<int> predictions =
-      marks(args["predictions"].as<std::string>(), "--predictions", 2, 2, 2);
-  const int communication =
-      marks(args["communication"].as<std::string>(), "--communication", 2, 1, 1)[0];
-  const std::vector<int> follow_ups =
-      marks(args["follow-ups"].as<std::string>(), "--follow-ups", 2, 2, 3);
-
-  const std::map<std::string, int> scores = {
-      {"code", code.value},
-      {"misunderstanding defended", args.count("defended") ? 1 : 0},
-      {"design", predictions[0] + predictions[1]},
-      {"communication", communication},
-      {"weak follow-ups", grade::weak_follow_ups(follow_ups)},
-      {"half the follow-up points", grade::half_the_points(follow_ups)}};
-  std::map<std::string, std::string> reasons = {
-      {"code", code.reason},
-      {"misunderstanding defended", args.count("defended") ? "yes (--defended)" : "no"},
-      {"design", fmt::format("predictions {} + {}", predictions[0], predictions[1])},
-      {"communication", "as you marked it"},
-      {"weak follow-ups", fmt::format("follow-ups {}", fmt::join(follow_ups, ", "))},
-      {"half the follow-up points", fmt::format("follow-ups {}", fmt::join(follow_ups, ", "))}};
+  const std::map<std::string, int> scores = grade::sub_scores(format, code.value, marks);
 
   fmt::print("{}: session {}, the {} rule\n", exercise, record.folder.filename().string(),
              format.name);
-  fmt::print("  scenarios (latest tier, minute): {}\n",
-             facts.tiers.empty() ? "none built" : facts.tiers);
+  if (only) {
+    fmt::print("  scenario `{}` (latest tier, minute): {}\n", *only,
+               facts.tiers.empty() ? "never graded" : facts.tiers);
+  } else {
+    fmt::print("  scenarios (latest tier, minute): {}\n",
+               facts.tiers.empty() ? "none built" : facts.tiers);
+  }
   fmt::print("  hints (minute): {}\n", facts.hints.empty() ? "none" : facts.hints);
   if (facts.last_not_built) {
     fmt::print("  the last version graded did not build: the tiers are the last that built\n");
   }
   for (const grade::Dimension& d : format.dimensions) {
-    if (!scores.contains(d.name)) {
-      throw std::runtime_error("the rule's sub-score '" + d.name + "' is none the kit computes");
-    }
     const int value = scores.at(d.name);
     const auto row = grade::row_of(format, d.name, value);
     fmt::print("  {:<27} {}  row {}: {}\n", d.name, value,
                row ? format.outcomes[*row].name : "none (the rule's data has a hole)",
-               reasons.at(d.name));
+               reason_of(d.name, marks, code));
   }
   const std::vector<std::size_t> holding = grade::outcomes_holding(format, scores);
   if (holding.size() != 1) {

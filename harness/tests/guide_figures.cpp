@@ -587,15 +587,61 @@ std::vector<std::string> block_after(const std::vector<std::string>& lines, std:
   return out;
 }
 
+// Where a format's anchors are graded: the default set, or its one scenario.
+std::string graded_on(const std::string* scenario) {
+  return scenario ? fmt::format("on `{}`", *scenario) : "overall on the default set";
+}
+
 // The anchors table, generated from the rule's data: a row per anchor.
-std::string anchors_table(const std::vector<overlap::grade::Anchor>& anchors) {
-  std::string out =
-      "| anchor | outcome | kit file | overall on the default set |\n| --- | --- | --- | --- |\n";
+std::string anchors_table(const std::vector<overlap::grade::Anchor>& anchors,
+                          const std::string* scenario) {
+  std::string out = fmt::format("| anchor | outcome | kit file | {} |\n| --- | --- | --- | --- |\n",
+                                graded_on(scenario));
   for (const auto& a : anchors) {
     out += fmt::format("| {} | {} | `{}` | `{}` |\n", a.says, a.outcome, a.program,
                        overlap::grade::tier_name(a.verdict));
   }
   return out;
+}
+
+// The card of a format that grades one scenario (`## The 15-minute card`): it fits a printed
+// page, names its scenario as the command grades it, and quotes the hints its data lists.
+void check_format_card(const std::string& exercise, const std::string& guide,
+                       const std::vector<std::string>& lines, const fs::path& kit,
+                       const std::string& format, const std::string& scenario,
+                       const overlap::grade::ExerciseRule& ex) {
+  int line = 0;
+  const std::string heading = fmt::format("## The {} card", format);
+  const std::string card = section_of(lines, heading, line);
+  if (card.empty()) {
+    error(1, guide, "no `{}` section (guides/score.json gives {} a scenario)", heading, format);
+    return;
+  }
+  if (const int words = words_in(card); words > kCardWordLimit) {
+    error(line, guide, "the {} card has {} words, more than a printed page ({})", format, words,
+          kCardWordLimit);
+  }
+  const std::string command = fmt::format("./overlap grade {} --scenario {}", exercise, scenario);
+  if (card.find(command) == std::string::npos) {
+    error(line, guide, "the {} card does not give its scenario's command `{}`", format, command);
+  }
+  const auto questions = hint_questions(read_file(kit / "guides/hints" / (exercise + ".md")));
+  const std::string flat = squeeze(card);
+  const auto listed = ex.hints.find(format);
+  if (listed == ex.hints.end()) {
+    error(line, guide, "guides/score.json lists no hints for the {} format", format);
+    return;
+  }
+  for (int n : listed->second) {
+    const auto q = std::find_if(questions.begin(), questions.end(),
+                                [n](const auto& hint) { return hint.first == n; });
+    if (q == questions.end()) {
+      error(line, guide, "guides/score.json lists hint {} for {}, which the hints lack", n, format);
+    } else if (flat.find(q->second) == std::string::npos) {
+      error(line, guide, "the {} card does not quote hint {} word for word: \"{}\"", format, n,
+            q->second);
+    }
+  }
 }
 
 // The score table and the anchors table of a guide: as the rule's data generates them, and each
@@ -620,8 +666,8 @@ void check_score_tables(const std::string& exercise, const std::string& guide,
     const auto found = ex.anchors.find(format);
     const std::vector<overlap::grade::Anchor> anchors =
         found == ex.anchors.end() ? std::vector<overlap::grade::Anchor>{} : found->second;
-    std::string expected =
-        score ? overlap::grade::card_table(rule.format(format), anchors) : anchors_table(anchors);
+    std::string expected = score ? overlap::grade::card_table(rule.format(format), anchors)
+                                 : anchors_table(anchors, ex.scenario_of(format));
     std::vector<std::string> want = lines_of(expected);
     std::vector<std::string> have = block_after(lines, i);
     if (score) {  // the sentence that reads it, after a blank line
@@ -651,10 +697,13 @@ void check_score_tables(const std::string& exercise, const std::string& guide,
       const std::string overall(report->at("verdict").as_string());
       if (overall != overlap::grade::tier_name(a.verdict)) {
         error(static_cast<int>(i) + 1, guide,
-              "anchor {} ({}): the data says `{}` on the default set, the grader {}", a.name,
-              a.program, overlap::grade::tier_name(a.verdict), overall);
+              "anchor {} ({}): the data says `{}` {}, the grader {}", a.name, a.program,
+              overlap::grade::tier_name(a.verdict), graded_on(ex.scenario_of(format)), overall);
       }
     }
+  }
+  for (const auto& [format, scenario] : ex.scenario) {
+    check_format_card(exercise, guide, lines, kit, format, scenario, ex);
   }
   for (const auto& [format, anchors] : ex.anchors) {
     if (!scored.contains(format)) {

@@ -60,8 +60,8 @@ void tier_sets(std::size_t most, std::vector<Tier>& current, int from,
 }
 
 int code_of(std::vector<Tier> tiers, bool explained = false, int hint = 0,
-            std::optional<Tier> unseen = std::nullopt) {
-  const Format& f = shipped().format("45-minute");
+            std::optional<Tier> unseen = std::nullopt, const char* format = "45-minute") {
+  const Format& f = shipped().format(format);
   return code_score(f.code, shipped().exercise("pipeline"), {tiers, explained, hint, unseen}).value;
 }
 
@@ -85,54 +85,80 @@ BOOST_AUTO_TEST_CASE(every_combination_of_sub_scores_gives_one_outcome) {
   }
 }
 
-// From the person's marks and the session, not from sub-scores: every combination of tiers
-// (up to 8 scenarios), hints, an unseen seed's tier, predictions, communication, two or three
-// follow-ups and a misunderstanding defended gives one outcome.
+// From the person's marks and the session, not from sub-scores: in every format, every
+// combination of tiers (up to 8 scenarios, or the format's one), hints, an unseen seed's tier and
+// the marks the format asks for (predictions, communication, two or three follow-ups, the
+// approach, the debrief, a misunderstanding defended) gives one outcome.
 BOOST_AUTO_TEST_CASE(every_combination_of_inputs_gives_one_outcome) {
-  const Format& f = shipped().format("45-minute");
   const ExerciseRule& ex = shipped().exercise("pipeline");
-  std::vector<std::vector<Tier>> tiers{{}};  // none built
-  std::vector<Tier> current;
-  tier_sets(8, current, 0, tiers);
-  std::set<int> codes;
-  for (const auto& t : tiers) {
-    for (bool explained : {false, true}) {
-      for (int hint : {0, ex.first_insight_hint}) {
-        for (int unseen = -1; unseen < 4; ++unseen) {
-          const auto u = unseen < 0 ? std::nullopt : std::optional(static_cast<Tier>(unseen));
-          const int c = code_score(f.code, ex, {t, explained, hint, u}).value;
-          BOOST_TEST_REQUIRE((c >= 0 && c <= 4));
-          codes.insert(c);
+  BOOST_REQUIRE(shipped().formats.size() >= 2u);
+  for (const auto& [name, f] : shipped().formats) {
+    std::vector<std::vector<Tier>> tiers{{}};  // none built
+    std::vector<Tier> current;
+    tier_sets(ex.scenario_of(name) ? 1 : 8, current, 0, tiers);
+    std::set<int> codes;
+    for (const auto& t : tiers) {
+      for (bool explained : {false, true}) {
+        for (int hint : {0, ex.first_insight_hint}) {
+          for (int unseen = -1; unseen < 4; ++unseen) {
+            const auto u = unseen < 0 ? std::nullopt : std::optional(static_cast<Tier>(unseen));
+            const int c = code_score(f.code, ex, {t, explained, hint, u}).value;
+            BOOST_TEST_REQUIRE((c >= f.code.points.at("none") && c <= f.code.points.at("optimal")));
+            codes.insert(c);
+          }
         }
       }
     }
+    // Each code score is reached.
+    BOOST_TEST(static_cast<int>(codes.size()) == f.code.points.at("optimal") + 1, name);
+    std::vector<std::vector<int>> follow_up_sets;
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) {
+        follow_up_sets.push_back({a, b});
+        for (int c = 0; c < 3; ++c) follow_up_sets.push_back({a, b, c});
+      }
+    int combinations = 0, bad = 0;
+    for (int code : codes)
+      for (int p1 = 0; p1 < 3; ++p1)
+        for (int p2 = 0; p2 < 3; ++p2)
+          for (int m = 0; m < 3; ++m)
+            for (const auto& fu : follow_up_sets)
+              for (int defended : {0, 1}) {
+                // The approach and the debrief take the values the other marks take.
+                const Marks marks{{p1, p2}, m, fu, p1, p2, defended == 1};
+                ++combinations;
+                if (outcomes_holding(f, sub_scores(f, code, marks)).size() != 1) ++bad;
+              }
+    BOOST_TEST(bad == 0, name);
+    BOOST_TEST(combinations == static_cast<int>(codes.size()) * 9 * 3 * 36 * 2, name);
   }
-  BOOST_TEST(codes.size() == 5u);  // each code score is reached
-  std::vector<std::vector<int>> follow_up_sets;
-  for (int a = 0; a < 3; ++a)
-    for (int b = 0; b < 3; ++b) {
-      follow_up_sets.push_back({a, b});
-      for (int c = 0; c < 3; ++c) follow_up_sets.push_back({a, b, c});
-    }
-  int combinations = 0, bad = 0;
-  for (int code : codes)
-    for (int p1 = 0; p1 < 3; ++p1)
-      for (int p2 = 0; p2 < 3; ++p2)
-        for (int m = 0; m < 3; ++m)
-          for (const auto& fu : follow_up_sets)
-            for (int defended : {0, 1}) {
-              const std::map<std::string, int> scores = {
-                  {"code", code},
-                  {"misunderstanding defended", defended},
-                  {"design", p1 + p2},
-                  {"communication", m},
-                  {"weak follow-ups", weak_follow_ups(fu)},
-                  {"half the follow-up points", half_the_points(fu)}};
-              ++combinations;
-              if (outcomes_holding(f, scores).size() != 1) ++bad;
-            }
-  BOOST_TEST(bad == 0);
-  BOOST_TEST(combinations == 5 * 9 * 3 * 36 * 2);
+}
+
+BOOST_AUTO_TEST_CASE(each_format_asks_for_the_marks_its_sub_scores_read) {
+  BOOST_TEST(marks_needed(shipped().format("45-minute")) ==
+                 (std::vector<std::string>{"--predictions", "--communication", "--follow-ups"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(marks_needed(shipped().format("15-minute")) ==
+                 (std::vector<std::string>{"--approach", "--debrief"}),
+             boost::test_tools::per_element());
+  Format unknown = shipped().format("15-minute");
+  unknown.dimensions.push_back({"charisma", "code", "", false, "", "", 0, 2});
+  BOOST_CHECK_THROW(sub_scores(unknown, 0, Marks{}), std::runtime_error);
+}
+
+BOOST_AUTO_TEST_CASE(a_format_of_one_scenario_names_it_and_its_hints) {
+  for (const auto& [exercise, ex] : shipped().exercises) {
+    const std::string* scenario = ex.scenario_of("15-minute");
+    BOOST_TEST_REQUIRE(scenario != nullptr, exercise);
+    BOOST_TEST(!scenario->empty());
+    BOOST_TEST(ex.scenario_of("45-minute") == nullptr);  // every scenario
+    BOOST_TEST(ex.hints.contains("15-minute"), exercise);
+  }
+  std::string text = shipped_text();
+  const std::string scenario = "\"scenario\": { \"15-minute\"";
+  BOOST_REQUIRE(text.find(scenario) != std::string::npos);
+  text.replace(text.find(scenario), scenario.size(), "\"scenario\": { \"5-minute\"");
+  BOOST_CHECK_THROW(parse_score_rule(text), std::runtime_error);  // a format the rule lacks
 }
 
 BOOST_AUTO_TEST_CASE(a_hole_and_an_overlap_are_found) {
@@ -166,6 +192,15 @@ BOOST_AUTO_TEST_CASE(the_code_score_as_the_card_says) {
   BOOST_TEST(code_of({O}, false, 0, F) == 2);
   BOOST_TEST(code_of({S}, false, 0, F) == 2);
   BOOST_TEST(code_of({O}, false, 0, S) == 4);
+  // 15 minutes, one scenario: a fail is no worse than the starter; the hint and unseen rules hold.
+  const char* q = "15-minute";
+  BOOST_TEST(code_of({}, false, 0, std::nullopt, q) == 0);
+  BOOST_TEST(code_of({F}, false, 0, std::nullopt, q) == 1);
+  BOOST_TEST(code_of({S}, false, 0, std::nullopt, q) == 1);
+  BOOST_TEST(code_of({P}, false, 0, std::nullopt, q) == 2);
+  BOOST_TEST(code_of({O}, false, 0, std::nullopt, q) == 3);
+  BOOST_TEST(code_of({O}, false, 4, std::nullopt, q) == 2);
+  BOOST_TEST(code_of({O}, false, 0, F, q) == 1);
 }
 
 BOOST_AUTO_TEST_CASE(every_anchor_lands_in_its_row) {
