@@ -14,11 +14,11 @@ sessions="$OVERLAP_SESSIONS/pipeline"
 file="$work/train.cpp"
 
 # One save and grade of the candidate's file; the judge's exit code is checked.
-grade() {  # <expected exit> <file to save first>
+grade() {  # <expected exit> <file to save first> [scenario, two-stage if none]
   cp "$2" "$file"
   local status=0
   "$judge" pipeline --submission "$file" --submission-name exercises/pipeline/train.cpp \
-    --scenario two-stage --session "$sessions" >"$work/last.txt" 2>&1 || status=$?
+    --scenario "${3:-two-stage}" --session "$sessions" >"$work/last.txt" 2>&1 || status=$?
   [[ $status -eq $1 ]] || { cat "$work/last.txt"; fail "a grade of $2 exited $status, not $1"; }
 }
 
@@ -142,6 +142,24 @@ PY
 grep -q "the record says optimal, this kit grades slow  <- differs" \
   <("$root/overlap" session pipeline --import "$work/forged.json") ||
   fail "a forged verdict was not caught by the regrade"
+
+# The 15-minute format reads the card's one scenario alone (pipeline: `default`) and asks for its
+# own marks. The current session (the forged record's import) has no grade of `default`: no code
+# score. Then the reference on `default`: optimal, Strong hire; with Hint 4 given, Hire.
+status=0
+"$root/overlap" score pipeline --format 15-minute --approach 2 --debrief 2 --predictions 2,1 \
+  >"$work/quick.txt" 2>&1 || status=$?
+[[ $status -eq 2 ]] && grep -q "the 15-minute rule does not ask for --predictions" "$work/quick.txt" ||
+  fail "the 15-minute score took the 45-minute marks: $(cat "$work/quick.txt")"
+quick() { "$root/overlap" score pipeline --format 15-minute --approach 2 --debrief 2; }
+grep -q '^  scenario `default` (latest tier, minute): never graded$' <(quick) &&
+  grep -q "^outcome: No$" <(quick) || fail "a 15-minute score without its scenario: $(quick)"
+grade 0 "$root/solutions/pipeline/train.cpp" default
+grep -Eq '^  scenario `default` \(latest tier, minute\): default optimal \([0-9]+\)$' <(quick) &&
+  grep -q "^outcome: Strong hire$" <(quick) || fail "the 15-minute score of optimal: $(quick)"
+"$root/overlap" session pipeline --hint 4 >/dev/null
+grep -Eq "^  code +2  row Hire: final tier optimal; Hint 4 given" <(quick) &&
+  grep -q "^outcome: Hire$" <(quick) || fail "the 15-minute score after Hint 4: $(quick)"
 
 # Through the script: a grade of the candidate's file is recorded (whatever it holds now), a
 # grade of the reference is not.
