@@ -534,6 +534,27 @@ void check_pages(const std::vector<std::string>& lines, const std::string& card,
 // notes and the fast-solver branch at the rate of guides/README.md's table after
 // `<!-- preparation: R words a minute -->`, rounded up to 5 minutes, must be the minutes the
 // table gives the exercise.
+// The words of hints `numbers`, each from its `**Hint N:` to the next hint.
+int hint_words(const std::string& hints, const std::vector<int>& numbers) {
+  static const std::regex heading(R"(\*\*Hint (\d+):)");
+  std::vector<std::pair<int, std::size_t>> starts;
+  for (auto it = std::sregex_iterator(hints.begin(), hints.end(), heading);
+       it != std::sregex_iterator(); ++it) {
+    starts.emplace_back(std::stoi((*it)[1].str()), static_cast<std::size_t>(it->position()));
+  }
+  int words = 0;
+  for (std::size_t k = 0; k < starts.size(); ++k) {
+    if (std::find(numbers.begin(), numbers.end(), starts[k].first) == numbers.end()) continue;
+    const std::size_t end = k + 1 < starts.size() ? starts[k + 1].second : hints.size();
+    words += words_in(hints.substr(starts[k].second, end - starts[k].second));
+  }
+  return words;
+}
+
+// The preparation table of guides/README.md: per exercise, the 45-minute interview's reading (the
+// card twice, page two, every hint with its answer, the script notes, the fast-solver branch)
+// and the 15-minute one's (its card twice and the hints it uses), at the table's rate, rounded
+// up to 5 minutes.
 void check_preparation(const std::vector<std::string>& lines, int card_words, int page_two_words,
                        const std::string& hints, const std::string& exercise, const fs::path& kit,
                        const std::string& guide, int& minutes) {
@@ -543,6 +564,12 @@ void check_preparation(const std::vector<std::string>& lines, int card_words, in
     int line = 0;
     words += words_in(section_of(lines, heading, line));
   }
+  int quick_line = 0;
+  const auto rule = overlap::grade::read_score_rule((kit / "guides/score.json").string());
+  const auto listed = rule.exercise(exercise).hints.find("15-minute");
+  const int quick_words =
+      2 * words_in(section_of(lines, "## The 15-minute card", quick_line)) +
+      (listed == rule.exercise(exercise).hints.end() ? 0 : hint_words(hints, listed->second));
   const std::string readme = "guides/README.md";
   const std::vector<std::string> rows = lines_of(read_file(kit / readme));
   static const std::regex marker(R"(^<!-- preparation: (\d+) words a minute -->\s*$)");
@@ -558,6 +585,13 @@ void check_preparation(const std::vector<std::string>& lines, int card_words, in
         error(static_cast<int>(j) + 1, readme,
               "{} takes {} minutes to prepare, the table says {}: {} words of {} at {} a minute",
               exercise, minutes, trim(cells[1]), words, guide, rate);
+      }
+      const int quick = (quick_words + 5 * rate - 1) / (5 * rate) * 5;
+      if (cells.size() < 3 || trim(cells[2]) != std::to_string(quick)) {
+        error(static_cast<int>(j) + 1, readme,
+              "{} takes {} minutes to prepare for 15 minutes, the table says {}: {} words at {} a "
+              "minute",
+              exercise, quick, cells.size() < 3 ? "nothing" : trim(cells[2]), quick_words, rate);
       }
       return;
     }
