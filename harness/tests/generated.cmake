@@ -32,7 +32,7 @@ function(overlap_generated_rejected name grader)
     -DWORK=${CMAKE_CURRENT_BINARY_DIR}/generated/${name})
 endfunction()
 
-# overlap_generated_tests(<exercise>): after its expected.cmake (generated_paths, designs).
+# overlap_generated_tests(<exercise>): after its expected.cmake (generated_paths).
 function(overlap_generated_tests exercise)
   set(work ${CMAKE_CURRENT_BINARY_DIR}/generated/${exercise})
   # The reference, pass or better everywhere; what it went through, counted from its reports.
@@ -48,16 +48,6 @@ function(overlap_generated_tests exercise)
   endif()
   overlap_generated_test(${exercise}.starter grade-${exercise} slow-everywhere
     -DSEEDS=${generated_seeds} -DWORK=${work}/starter)
-  # The simpler designs a candidate would write: correct, and told apart from the reference.
-  foreach(design IN LISTS designs)
-    set(source ${CMAKE_CURRENT_SOURCE_DIR}/designs/${exercise}/${design}.cpp)
-    if(NOT EXISTS ${source})
-      message(FATAL_ERROR "${exercise}: the design ${design} has no file ${source}")
-    endif()
-    overlap_add_submission(design-${exercise}-${design} WORLD ${exercise} SOURCE ${source})
-    overlap_generated_test(${exercise}.design.${design} design-${exercise}-${design}
-      below-optimal -DWORK=${work}/design-${design})
-  endforeach()
   # A generated run replays from its JSON report: the same scenarios, the same report.
   if(TARGET grade-${exercise}-solution)
     set(judge $<TARGET_FILE:overlap-judge> ${exercise}

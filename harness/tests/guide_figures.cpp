@@ -360,19 +360,18 @@ class Checker {
 
   // The test that grades a kit file, from its path (or "variant NAME").
   std::optional<std::string> test_of(const std::string& file) {
-    static const std::regex kit(
-        R"(harness/tests/(mutants|styles|adversarial)/([\w-]+)/(\w+)\.cpp)");
+    // An exercise's programs live in its tests' folder; the attacks in adversarial/.
+    static const std::regex program(R"(harness/tests/([\w-]+)/(mutant|style)s/(\w+)\.cpp)");
+    static const std::regex attack(R"(harness/tests/adversarial/([\w-]+)/(\w+)\.cpp)");
     static const std::regex variant(R"(variant (\w+))");
     std::smatch m;
     if (std::regex_match(file, m, variant))
       return fmt::format("variant.{}.{}", exercise_, m[1].str());
     if (!fs::exists(kit_ / file)) return std::nullopt;
-    if (std::regex_match(file, m, kit)) {
-      const std::string kind = m[1] == "mutants"  ? "mutant"
-                               : m[1] == "styles" ? "style"
-                                                  : "adversarial";
-      return fmt::format("{}.{}.{}", kind, m[2].str(), m[3].str());
-    }
+    if (std::regex_match(file, m, program))
+      return fmt::format("{}.{}.{}", m[2].str(), m[1].str(), m[3].str());
+    if (std::regex_match(file, m, attack))
+      return fmt::format("adversarial.{}.{}", m[1].str(), m[2].str());
     if (file == fmt::format("guides/find-the-bug/{}.cpp", exercise_))
       return "find-the-bug." + exercise_;
     if (file == fmt::format("solutions/{}/train.cpp", exercise_)) return "solution." + exercise_;

@@ -1,0 +1,92 @@
+#include "contract.hpp"
+
+#include <fmt/format.h>
+
+#include "../common/generated.hpp"
+#include "../common/run_world.hpp"
+
+namespace overlap::fetch {
+
+namespace {
+
+std::string describe(const Scenario& s) {
+  return fmt::format("{} shards over {} links, {} ms a fetch", s.shards, s.links, s.fetch_ms);
+}
+
+}  // namespace
+
+const std::vector<Scenario>& Contract::scenarios() {
+  static const std::vector<Scenario> all = [] {
+    Scenario s;
+    s.name = "default";
+    s.description = describe(s);
+    return std::vector<Scenario>{s};
+  }();
+  return all;
+}
+
+const std::vector<Scenario>& Contract::stretch() {
+  static const std::vector<Scenario> none;
+  return none;
+}
+
+// At least two shards a link: fetching in turn is always at least twice the bound.
+Scenario Contract::generate(std::uint64_t seed, int k) {
+  worlds::Draw draw(seed, k, 0);
+  Scenario s;
+  s.links = draw.integer(2, 6);
+  s.shards = draw.integer(2 * s.links, 8 * s.links);
+  s.fetch_ms = draw.integer(5, 40);
+  s.name = worlds::generated_name(seed, k);
+  s.description = describe(s);
+  return s;
+}
+
+std::vector<grade::Parameter> Contract::parameters(const Scenario& s) {
+  return {{"shards", {static_cast<double>(s.shards)}},
+          {"links", {static_cast<double>(s.links)}},
+          {"fetch ms", {static_cast<double>(s.fetch_ms)}}};
+}
+
+worlds::ScenarioFacts Contract::facts(const Scenario& s) {
+  const int most = (s.shards + s.links - 1) / s.links;
+  return {s.name,
+          s.description,
+          s.baseline_ms(),
+          {s.bound_ms(), fmt::format("link 0 carries {} shards of {} ms", most, s.fetch_ms)},
+          s.bound_ms(),
+          "every link busy from 0 ms, each carrying its shards in turn"};
+}
+
+void Contract::hello(const Scenario& s, protocol::Writer& w) {
+  w.integer(s.shards).integer(s.links);
+}
+
+void Contract::serve(State& world, worlds::Remote& remote, worlds::Call& call) {
+  if (call.op != wire::fetch) {
+    throw protocol::ProtocolError(fmt::format("fetch has no operation {}", call.op));
+  }
+  world.start_fetch(call.value("shard"), remote.reply(call.number));
+}
+
+void Contract::check(const State& world, sim::Simulator& sim) {
+  const std::vector<int>& fetched = world.fetched();
+  for (int s = 0; s < static_cast<int>(fetched.size()); ++s) {
+    if (fetched[s] == 0) {
+      sim.violations().add("lost-update", fmt::format("shard {} was never fetched", s), sim.now());
+    } else if (fetched[s] > 1) {
+      sim.violations().add("duplicate-update",
+                           fmt::format("shard {} was fetched {} times", s, fetched[s]), sim.now());
+    }
+  }
+}
+
+// Whether the links carry as many shards each, or link 0 carries one more than the last.
+void Contract::add_figures(const State& world, grade::ScenarioResult& result) {
+  const Scenario& s = world.scenario();
+  result.paths_taken = {s.shards % s.links == 0 ? "even-split" : "uneven-split"};
+}
+
+}  // namespace overlap::fetch
+
+OVERLAP_REGISTER_WORLD(overlap::fetch::Contract, fetch)

@@ -1,0 +1,1 @@
+set(checks ${rejected} "-DKINDS=out-of-memory,unreleased")

@@ -1,0 +1,1 @@
+set(checks ${rejected} -DKINDS=exception,use-before-gather)

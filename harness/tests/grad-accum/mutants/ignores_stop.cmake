@@ -1,0 +1,1 @@
+set(checks ${rejected} -DKINDS=applied-after-stop,running-after-stop "-DARGS=--scenario default")

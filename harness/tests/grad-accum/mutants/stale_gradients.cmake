@@ -1,0 +1,2 @@
+set(checks ${rejected} -DKINDS=early-decision,stale-gradient,wrong-result
+  "-DARGS=--scenario default")

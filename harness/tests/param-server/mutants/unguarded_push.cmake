@@ -1,0 +1,2 @@
+set(checks ${rejected} -DKINDS=contention "-DARGS=--scenario default"
+  "-DOUTPUT_MATCHES=server is busy: apply")

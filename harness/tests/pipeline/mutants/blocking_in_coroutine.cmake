@@ -1,0 +1,1 @@
+set(checks ${rejected} -DKINDS=exception "-DOUTPUT_MATCHES=Stage::forward is a blocking call")

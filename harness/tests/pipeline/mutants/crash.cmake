@@ -1,0 +1,1 @@
+set(checks ${rejected} -DKINDS=crash "-DOUTPUT_MATCHES=signal 11")

@@ -1,0 +1,1 @@
+set(checks ${rejected} "-DKINDS=lost-update,wrong-result")

@@ -1,0 +1,1 @@
+set(checks ${rejected} -DKINDS=contention,out-of-memory)

@@ -1,0 +1,1 @@
+set(checks ${rejected} "-DKINDS=duplicate-update,lost-update,wrong-result")

@@ -1,0 +1,3 @@
+set(exit 1)
+set(generated ON)
+set(checks -DVERDICT=slow "-DMAKESPANS=${starter_makespans}")
