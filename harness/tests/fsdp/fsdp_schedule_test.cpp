@@ -15,7 +15,7 @@ using namespace overlap::fsdp;
 BOOST_AUTO_TEST_SUITE(fsdp_schedule)
 
 BOOST_AUTO_TEST_CASE(the_planner_reaches_every_named_scenarios_bound) {
-  for (const Scenario& s : scenarios()) {
+  for (const Scenario& s : scenario_table().scenarios()) {
     BOOST_TEST_CONTEXT(s.name) {
       BOOST_TEST(best_known(s).ms == s.best_known_ms, boost::test_tools::tolerance(1e-9));
       BOOST_TEST(lower_bound(s).ms == s.best_known_ms, boost::test_tools::tolerance(1e-9));
@@ -26,7 +26,7 @@ BOOST_AUTO_TEST_CASE(the_planner_reaches_every_named_scenarios_bound) {
 }
 
 BOOST_AUTO_TEST_CASE(the_figures_the_brief_states) {
-  const Scenario& d = *find_scenario("default");
+  const Scenario& d = *scenario_table().find("default");
   BOOST_TEST(baseline_ms(d) == 12 * 30 + 11 * 20 + 12 * 40);  // 1060
   BOOST_TEST(lower_bound(d).ms == 400);
   Scenario one = d;
@@ -36,7 +36,7 @@ BOOST_AUTO_TEST_CASE(the_figures_the_brief_states) {
   // All-gather and reduce-scatter at 30 ms: the gather stream alone says 720 (22 gathers: two
   // layers can stay gathered through the turn), but nothing can be reduced before the forwards
   // (gathers one at a time, 380 ms) and the first backward end.
-  const Scenario& comm = *find_scenario("comm-bound");
+  const Scenario& comm = *scenario_table().find("comm-bound");
   BOOST_TEST(lower_bound(comm).ms == 760);
   BOOST_TEST(comm.copy_ms + (2 * comm.layers - 2) * comm.all_gather_ms + comm.backward_ms +
                  comm.reduce_scatter_ms ==
@@ -49,13 +49,13 @@ BOOST_AUTO_TEST_CASE(the_figures_the_brief_states) {
 // The stretch scenarios' figures that guides/fsdp.md states: their best known is the planner's.
 BOOST_AUTO_TEST_CASE(the_stretch_figures_the_guide_states) {
   auto stretch = [](const std::string& name) {
-    for (const Scenario& s : stretch_scenarios()) {
+    for (const Scenario& s : scenario_table().stretch()) {
       if (s.name == name) return s;
     }
     BOOST_FAIL("no stretch scenario " + name);
     return Scenario{};
   };
-  for (const Scenario& s : stretch_scenarios()) {
+  for (const Scenario& s : scenario_table().stretch()) {
     BOOST_TEST_CONTEXT(s.name) {
       BOOST_TEST(s.name.starts_with("stretch-"));
       BOOST_TEST(Contract::facts(s).best_known_ms == best_known(s).ms);

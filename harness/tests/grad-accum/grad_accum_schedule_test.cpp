@@ -73,7 +73,7 @@ double best_schedule(const Scenario& s, int stop_check) {
 BOOST_AUTO_TEST_SUITE(grad_accum_schedule)
 
 BOOST_AUTO_TEST_CASE(early_stopping_decides_as_the_brief_says) {
-  const Decision d = oracle(*find_scenario("default")).decision;
+  const Decision d = oracle(*scenario_table().find("default")).decision;
   BOOST_TEST(d.stop_check == 9);
   BOOST_TEST(d.best_check == 6);
   // The validation loss falls, then rises: check 7 is the lowest ...
@@ -82,11 +82,11 @@ BOOST_AUTO_TEST_CASE(early_stopping_decides_as_the_brief_says) {
   BOOST_TEST(d.losses[7] > d.losses[6]);
   // ... but not lower than check 6 by more than min_delta: check 6 stays the best.
   BOOST_TEST(d.losses[5] - d.losses[6] <= 0.01);
-  BOOST_TEST(oracle(*find_scenario("no-early-stop")).decision.stop_check == 12);
+  BOOST_TEST(oracle(*scenario_table().find("no-early-stop")).decision.stop_check == 12);
 }
 
 BOOST_AUTO_TEST_CASE(on_other_data_the_best_is_measured_against_the_best_not_the_last) {
-  const Scenario& s = *find_scenario("other-data");
+  const Scenario& s = *scenario_table().find("other-data");
   const Decision d = oracle(s).decision;
   BOOST_TEST(d.stop_check == 10);
   BOOST_TEST(d.best_check == 7);
@@ -105,7 +105,7 @@ BOOST_AUTO_TEST_CASE(on_other_data_the_best_is_measured_against_the_best_not_the
 }
 
 BOOST_AUTO_TEST_CASE(every_scenario_states_the_schedule_found_here_and_a_bound_below_it) {
-  for (const Scenario& s : scenarios()) {
+  for (const Scenario& s : scenario_table().scenarios()) {
     BOOST_TEST_CONTEXT(s.name) {
       const Decision d = oracle(s).decision;
       BOOST_TEST(best_schedule(s, d.stop_check) == s.best_known_ms);
@@ -118,21 +118,21 @@ BOOST_AUTO_TEST_CASE(every_scenario_states_the_schedule_found_here_and_a_bound_b
 }
 
 BOOST_AUTO_TEST_CASE(the_figures_the_brief_states) {
-  const Scenario& d = *find_scenario("default");
+  const Scenario& d = *scenario_table().find("default");
   const Decision decision = oracle(d).decision;
   BOOST_TEST(baseline_ms(d, decision) == 9 * (2 * (160 + 20) + 350));  // 6390
   BOOST_TEST(lower_bound(d, decision).ms == 9 * 2 * 60 + 350);         // 1430
   // A straggler at 100 ms: greedy steps take 120 ms, leaving it idle 80.
-  BOOST_TEST(step_compute_ms(*find_scenario("straggler")) == 60);
+  BOOST_TEST(step_compute_ms(*scenario_table().find("straggler")) == 60);
   // Slow validators: the validators' bound, K*T + ceil(9 / 2) * 1500, is the one that binds.
-  const Scenario& slow = *find_scenario("slow-validator");
+  const Scenario& slow = *scenario_table().find("slow-validator");
   BOOST_TEST(lower_bound(slow, oracle(slow).decision).ms == 120 + 5 * 1500);
 }
 
 BOOST_AUTO_TEST_CASE(when_slots_fill_training_waits_and_the_bound_is_not_reached) {
   // 550 ms validations: three slots fill, so "every validation hidden but the last" (1630) is
   // out of reach; snapshot j is ready at j*K*T + floor((j-1)/S) * (v - S*K*T).
-  Scenario s = *find_scenario("default");
+  Scenario s = *scenario_table().find("default");
   s.validate_ms = 550;
   BOOST_TEST(best_schedule(s, 9) == 9 * 120 + 2 * (550 - 360) + 550);  // 2010
   BOOST_TEST(best_known(s, oracle(s).decision).ms == 2010);
@@ -144,7 +144,7 @@ BOOST_AUTO_TEST_CASE(when_slots_fill_training_waits_and_the_bound_is_not_reached
 BOOST_AUTO_TEST_CASE(the_losses_the_guide_tabulates) {
   const std::vector<double> table = {0.3197, 0.1146, 0.0481, 0.0244, 0.0152, 0.0119,
                                      0.0113, 0.0121, 0.0138, 0.0160, 0.0184, 0.0209};
-  const Decision d = oracle(*find_scenario("no-early-stop")).decision;
+  const Decision d = oracle(*scenario_table().find("no-early-stop")).decision;
   BOOST_TEST(d.losses.size() == table.size());
   for (std::size_t i = 0; i < table.size() && i < d.losses.size(); ++i) {
     BOOST_TEST_CONTEXT("check " << i + 1) { BOOST_TEST(std::abs(d.losses[i] - table[i]) < 5e-5); }
@@ -155,8 +155,8 @@ BOOST_AUTO_TEST_CASE(the_losses_the_guide_tabulates) {
 // assignment of checks to validators, 2010 ms in both: with 550 ms validations, three slots hold
 // training back whether there are three validators or five. The grader's bound is below it.
 BOOST_AUTO_TEST_CASE(the_stretch_scenarios_best_known_is_the_best_over_every_assignment) {
-  BOOST_TEST(stretch_scenarios().size() == 2u);
-  for (const Scenario& s : stretch_scenarios()) {
+  BOOST_TEST(scenario_table().stretch().size() == 2u);
+  for (const Scenario& s : scenario_table().stretch()) {
     BOOST_TEST_CONTEXT(s.name) {
       const Decision d = oracle(s).decision;
       BOOST_TEST(d.stop_check == 9);
@@ -170,7 +170,7 @@ BOOST_AUTO_TEST_CASE(the_stretch_scenarios_best_known_is_the_best_over_every_ass
 }
 
 BOOST_AUTO_TEST_CASE(with_uneven_validators_results_come_back_out_of_check_order) {
-  const Scenario& s = *find_scenario("uneven-validators");
+  const Scenario& s = *scenario_table().find("uneven-validators");
   const Schedule planned = plan(s, 9, Assignment::free_first);
   BOOST_TEST(planned.makespan_ms == 1310);
   BOOST_TEST(planned.results_out_of_order(9));

@@ -18,7 +18,7 @@ using namespace overlap::param_server;
 BOOST_AUTO_TEST_SUITE(param_server_schedule)
 
 BOOST_AUTO_TEST_CASE(every_scenario_states_the_best_known_schedule_and_a_bound_below_it) {
-  for (const Scenario& s : scenarios()) {
+  for (const Scenario& s : scenario_table().scenarios()) {
     BOOST_TEST_CONTEXT(s.name) {
       const Plan best = best_known(s);
       BOOST_TEST(s.best_known_ms == best.ms, boost::test_tools::tolerance(1e-9));
@@ -36,7 +36,7 @@ BOOST_AUTO_TEST_CASE(every_scenario_states_the_best_known_schedule_and_a_bound_b
 
 BOOST_AUTO_TEST_CASE(the_figures_the_brief_states) {
   using Server = Policy::Server;
-  const Scenario& d = *find_scenario("default");
+  const Scenario& d = *scenario_table().find("default");
   BOOST_TEST(baseline_ms(d) == 60 * (1 + 80 + 1));
   BOOST_TEST(lower_bound(d).ms == 1470);
   BOOST_TEST(simulate(d, pull_based(d)).makespan_ms == 1476);
@@ -45,49 +45,49 @@ BOOST_AUTO_TEST_CASE(the_figures_the_brief_states) {
   two.team = 2;
   BOOST_TEST(simulate(d, two).makespan_ms == 1870);
   // Pushes one at a time: the server queues 32 workers; averages do not.
-  const Scenario& many = *find_scenario("many-workers");
+  const Scenario& many = *scenario_table().find("many-workers");
   BOOST_TEST(simulate(many, pull_based(many)).makespan_ms == 1715.5);
   BOOST_TEST(simulate(many, pull_based(many, Server::average)).makespan_ms == 1660.5);
-  const Scenario& jitter = *find_scenario("jitter");
+  const Scenario& jitter = *scenario_table().find("jitter");
   BOOST_TEST(simulate(jitter, pull_based(jitter)).makespan_ms == 1352.747,
              boost::test_tools::tolerance(1e-9));
   BOOST_TEST(simulate(jitter, pull_based(jitter, Server::average)).makespan_ms == 1351.844,
              boost::test_tools::tolerance(1e-9));
   // A bound of 4: retiring stale workers leaves the two fastest; averages paced by the fastest
   // keep versions slow enough for the 40 ms worker too.
-  const Scenario& tight = *find_scenario("tight-staleness");
+  const Scenario& tight = *scenario_table().find("tight-staleness");
   BOOST_TEST(simulate(tight, pull_based(tight)).makespan_ms == 1870);
   Policy paced = pull_based(tight, Server::average);
   paced.pace = 1;
   BOOST_TEST(simulate(tight, paced).makespan_ms == 1654);
   // A failure takes capacity away: the bound counts worker 0 only until it fails.
-  BOOST_TEST(lower_bound(*find_scenario("worker-failure")).ms == 2624);
+  BOOST_TEST(lower_bound(*scenario_table().find("worker-failure")).ms == 2624);
 }
 
 BOOST_AUTO_TEST_CASE(the_failures_and_the_bound_hit_where_the_descriptions_say) {
   using At = Outcome::At;
   for (auto server : {Policy::Server::push, Policy::Server::average}) {
     // Worker 1's fifth pull, in every schedule that hands out work as workers come free.
-    const Scenario& pull = *find_scenario("pull-failure");
+    const Scenario& pull = *scenario_table().find("pull-failure");
     BOOST_TEST((simulate(pull, pull_based(pull, server)).failures.at(0).at == At::pull));
     // Worker 3 holds the last mini-batch anyone holds: the pool is dry, the others idle.
-    const Scenario& late = *find_scenario("late-failure");
+    const Scenario& late = *scenario_table().find("late-failure");
     const Outcome o = simulate(late, pull_based(late, server));
     BOOST_TEST((o.failures.at(0).at == At::compute));
     BOOST_TEST(o.failures.at(0).pool == 0u);
     BOOST_TEST(o.failures.at(0).others_busy == 0);
   }
   // Kept off the last mini-batches, worker 3 holds nothing when it fails.
-  const Scenario& late = *find_scenario("late-failure");
+  const Scenario& late = *scenario_table().find("late-failure");
   BOOST_TEST((simulate(late, best_known(late).policy).failures.at(0).at == At::idle));
   // Pushes one at a time: gradients within the bound when ready are over it when their turn
   // comes.
-  const Scenario& crowded = *find_scenario("many-staleness");
+  const Scenario& crowded = *scenario_table().find("many-staleness");
   BOOST_TEST(simulate(crowded, pull_based(crowded)).crossed > 0);
 }
 
 BOOST_AUTO_TEST_CASE(with_free_pull_and_apply_the_classic_figures_come_back) {
-  Scenario d = *find_scenario("default");
+  Scenario d = *scenario_table().find("default");
   d.pull_ms = d.apply_ms = 0;
   BOOST_TEST(baseline_ms(d) == 4800);
   BOOST_TEST(lower_bound(d).ms == 1280);  // 240 / (1/10 + 1/20 + 1/40 + 1/80)
@@ -96,7 +96,7 @@ BOOST_AUTO_TEST_CASE(with_free_pull_and_apply_the_classic_figures_come_back) {
   Policy two = pull_based(d);
   two.team = 2;
   BOOST_TEST(simulate(d, two).makespan_ms == 1600);  // the two fastest alone
-  Scenario many = *find_scenario("many-workers");
+  Scenario many = *scenario_table().find("many-workers");
   many.pull_ms = many.apply_ms = 0;
   BOOST_TEST(simulate(many, pull_based(many)).makespan_ms == 1520);  // the tail over 1488
 }

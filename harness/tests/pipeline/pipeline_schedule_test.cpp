@@ -26,7 +26,7 @@ double step_ms(const planner::Step& step) { return sim::to_ms(step.makespan); }
 
 // The default scenario with other times and budgets.
 Scenario variant(std::vector<double> f, std::vector<double> b, std::vector<int> stashes) {
-  Scenario s = *find_scenario("default");
+  Scenario s = *scenario_table().find("default");
   s.forward_ms = std::move(f);
   s.backward_ms = std::move(b);
   s.stashes = std::move(stashes);
@@ -48,7 +48,7 @@ int slowest_stage(const Scenario& s) {
 BOOST_AUTO_TEST_SUITE(pipeline_schedule)
 
 BOOST_AUTO_TEST_CASE(the_planner_reaches_every_named_scenarios_published_figure) {
-  for (const Scenario& sc : scenarios()) {
+  for (const Scenario& sc : scenario_table().scenarios()) {
     BOOST_TEST_CONTEXT(sc.name) {
       BOOST_TEST(sim::to_ms(planner::best_known(sc).step) == sc.best_known_step_ms);
       BOOST_TEST(lower_bound(sc).ms == sc.best_known_step_ms);  // the bound is tight here
@@ -64,25 +64,25 @@ BOOST_AUTO_TEST_CASE(the_planner_reaches_every_named_scenarios_published_figure)
 }
 
 BOOST_AUTO_TEST_CASE(the_figures_the_brief_states) {
-  const Scenario& d = *find_scenario("default");
+  const Scenario& d = *scenario_table().find("default");
   BOOST_TEST(baseline_step_ms(d) == 960);
   BOOST_TEST(lower_bound(d).ms == 330);
-  BOOST_TEST(baseline_step_ms(*find_scenario("imbalanced")) == 1080);
-  BOOST_TEST(lower_bound(*find_scenario("imbalanced")).ms == 450);
-  BOOST_TEST(baseline_step_ms(*find_scenario("deep")) == 7680);
-  BOOST_TEST(lower_bound(*find_scenario("deep")).ms == 1170);
-  BOOST_TEST(baseline_step_ms(*find_scenario("two-stage")) == 480);
-  BOOST_TEST(lower_bound(*find_scenario("two-stage")).ms == 270);
+  BOOST_TEST(baseline_step_ms(*scenario_table().find("imbalanced")) == 1080);
+  BOOST_TEST(lower_bound(*scenario_table().find("imbalanced")).ms == 450);
+  BOOST_TEST(baseline_step_ms(*scenario_table().find("deep")) == 7680);
+  BOOST_TEST(lower_bound(*scenario_table().find("deep")).ms == 1170);
+  BOOST_TEST(baseline_step_ms(*scenario_table().find("two-stage")) == 480);
+  BOOST_TEST(lower_bound(*scenario_table().find("two-stage")).ms == 270);
 }
 
 BOOST_AUTO_TEST_CASE(gpipe_matches_one_f_one_b_in_time_but_needs_m_stashes) {
-  Scenario roomy = *find_scenario("default");
+  Scenario roomy = *scenario_table().find("default");
   roomy.stashes.assign(4, 8);
   const planner::Step run = planner::run_orders(roomy, planner::gpipe_waves(roomy, 8));
   BOOST_TEST(step_ms(run) == 330);
   BOOST_TEST(run.peak_stashes[0] == 8);
   // Within the default budget of 4 it is no schedule at all.
-  const Scenario& d = *find_scenario("default");
+  const Scenario& d = *scenario_table().find("default");
   BOOST_TEST(planner::run_orders(d, planner::gpipe_waves(d, 8)).makespan == -1);
   // In waves of 4 it fits, and drains the pipeline between the waves.
   BOOST_TEST(step_ms(planner::run_orders(d, planner::gpipe_waves(d, 4))) > 330);
@@ -121,7 +121,7 @@ BOOST_AUTO_TEST_CASE(a_small_stash_budget_raises_the_bound_by_littles_law) {
 }
 
 BOOST_AUTO_TEST_CASE(orders_over_budget_or_out_of_order_are_no_schedule) {
-  const Scenario& d = *find_scenario("default");
+  const Scenario& d = *scenario_table().find("default");
   planner::Orders orders = planner::one_f_one_b(d, classic_warmup(4));
   std::swap(orders[3][0], orders[3][1]);  // a backward before its forward
   BOOST_TEST(planner::run_orders(d, orders).makespan == -1);

@@ -1,14 +1,17 @@
 // Generated scenarios: names that replay, draws that depend on (seed, k, attempt) alone, every
-// world's generator deterministic, and the grader's choice of scenarios from its options.
+// world's generator deterministic, the grader's choice of scenarios from its options, and a
+// world's table of named and stretch scenarios.
 #include "../../worlds/common/generated.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "../../grader/selection.hpp"
 #include "../../worlds/common/graded_exercise.hpp"
+#include "../../worlds/common/scenario_table.hpp"
 
 using namespace overlap;
 
@@ -104,6 +107,42 @@ BOOST_AUTO_TEST_CASE(the_options_choose_named_generated_one_or_a_usage_error) {
   request = {};
   request.replay = "/nonexistent/report.json";
   BOOST_CHECK_THROW(grade::select_scenarios(*exercise, request), grade::UsageError);
+}
+
+// A name picks one named or stretch scenario of a world's table, and no two may share one; the
+// stretch rows' derived figures are filled in once, when they are first read.
+BOOST_AUTO_TEST_CASE(a_scenario_table_finds_by_name_refuses_a_name_twice_and_derives_once) {
+  struct Row {
+    std::string name;
+    int figure = 0;
+  };
+  int derived = 0;
+  auto derive = [&](Row& r) {
+    ++derived;
+    r.figure *= 10;
+  };
+  const worlds::ScenarioTable<Row> table({{"default", 1}, {"other", 2}}, {{"stretch-a", 3}},
+                                         derive);
+  BOOST_TEST(table.scenarios().size() == 2u);
+  BOOST_TEST(table.find("other")->figure == 2);
+  BOOST_TEST(derived == 0);
+  BOOST_TEST(table.find("stretch-a")->figure == 30);
+  BOOST_TEST(table.stretch().size() == 1u);
+  BOOST_TEST(table.stretch()[0].figure == 30);
+  BOOST_TEST(derived == 1);
+  BOOST_TEST(!table.find("stretch-b"));
+  BOOST_CHECK_THROW(worlds::ScenarioTable<Row>({{"default", 1}}, {{"default", 2}}),
+                    std::logic_error);
+  for (const std::string& name : worlds::exercise_names()) {
+    BOOST_TEST_CONTEXT(name) {
+      const auto exercise = worlds::exercise_named(name);
+      for (const auto& s : exercise->stretch()) {
+        const auto found = exercise->find(s.name);
+        BOOST_REQUIRE(found);
+        BOOST_TEST(found->description == s.description);
+      }
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -15,7 +15,6 @@
 #include "graded_exercise.hpp"
 #include "lock_step.hpp"
 #include "run_record.hpp"
-#include "scenario_list.hpp"
 #include "world.hpp"
 
 namespace overlap::worlds {
@@ -25,8 +24,8 @@ class WorldExercise final : public GradedExercise {
  public:
   std::string name() const override { return std::string(W::name); }
 
-  std::vector<ScenarioInfo> scenarios() const override { return infos(W::scenarios()); }
-  std::vector<ScenarioInfo> stretch() const override { return infos(W::stretch()); }
+  std::vector<ScenarioInfo> scenarios() const override { return infos(W::table().scenarios()); }
+  std::vector<ScenarioInfo> stretch() const override { return infos(W::table().stretch()); }
 
   std::vector<ScenarioInfo> generated(std::uint64_t seed, int count) const override {
     std::vector<ScenarioInfo> out;
@@ -98,8 +97,7 @@ class WorldExercise final : public GradedExercise {
   }
 
   std::optional<typename W::Scenario> lookup(const std::string& name) const {
-    if (const auto* scenario = find_by_name(W::scenarios(), name)) return *scenario;
-    if (const auto* scenario = find_by_name(W::stretch(), name)) return *scenario;
+    if (const auto* scenario = W::table().find(name)) return *scenario;
     if (const auto generated = parse_generated_name(name)) {
       return generated_scenario(generated->seed, generated->k);
     }

@@ -4,9 +4,9 @@
 // and these static functions:
 //   name                    the exercise's name, as in the manifest ("pipeline")
 //   operations              its API's operations, by code (wire.hpp)
-//   scenarios()             the named scenarios, default first
-//   stretch()               harder scenarios for a candidate who is optimal early, graded only
-//                           when asked for (--scenario stretch)
+//   table()                 its named scenarios, default first, and its stretch ones: harder,
+//                           for a candidate who is optimal early, graded only when asked for
+//                           (--scenario stretch) (scenario_table.hpp)
 //   generate(seed, k)       the k-th generated scenario of a seed, named generated_name(seed, k)
 //                           (generated.hpp), drawn within the ranges the brief promises
 //   parameters(scenario)    its parameters, for the report
@@ -35,6 +35,7 @@
 #include "../../protocol/message.hpp"
 #include "facts.hpp"
 #include "remote.hpp"
+#include "scenario_table.hpp"
 
 namespace overlap::worlds {
 
@@ -45,8 +46,7 @@ concept World = requires(const typename W::Scenario& scenario, typename W::State
                          Call& call) {
   { W::name } -> std::convertible_to<std::string_view>;
   { W::operations[0] } -> std::convertible_to<protocol::Operation>;
-  { W::scenarios() } -> std::same_as<const std::vector<typename W::Scenario>&>;
-  { W::stretch() } -> std::same_as<const std::vector<typename W::Scenario>&>;
+  { W::table() } -> std::same_as<const ScenarioTable<typename W::Scenario>&>;
   { W::generate(std::uint64_t{}, int{}) } -> std::same_as<typename W::Scenario>;
   { W::parameters(scenario) } -> std::same_as<std::vector<grade::Parameter>>;
   { scenario.name } -> std::convertible_to<std::string>;

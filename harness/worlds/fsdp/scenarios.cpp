@@ -6,63 +6,67 @@
 #include <limits>
 
 #include "../../core/time.hpp"
-#include "../common/scenario_list.hpp"
 
 namespace overlap::fsdp {
 
-namespace {
-
-std::vector<Scenario> make_scenarios() {
-  std::vector<Scenario> all;
-  Scenario s;
-  s.name = "default";
-  s.description =
-      "4 ranks, 12 layers; per layer copy 10, all-gather 10, forward 10, backward 20, "
-      "reduce-scatter 20 ms; 2 parameter and 2 gradient buffers per rank";
-  s.seed = 31;
-  s.best_known_ms = 400;
-  all.push_back(s);
-
-  s = Scenario{};
-  s.name = "comm-bound";
-  s.description = "the default with all-gather and reduce-scatter at 30 ms";
-  s.all_gather_ms = 30;
-  s.reduce_scatter_ms = 30;
-  s.seed = 32;
-  s.best_known_ms = 760;
-  all.push_back(s);
-
-  s = Scenario{};
-  s.name = "compute-bound";
-  s.description = "the default with forward 20 and backward 40 ms";
-  s.forward_ms = 20;
-  s.backward_ms = 40;
-  s.seed = 33;
-  s.best_known_ms = 760;
-  all.push_back(s);
-
-  s = Scenario{};
-  s.name = "straggler-rank";
-  s.description = "the default, but rank 3 computes 1.5 times slower (forward 15, backward 30 ms)";
-  s.slow_rank = 3;
-  s.slow_factor = 1.5;
-  s.seed = 34;
-  s.best_known_ms = 580;
-  all.push_back(s);
-
-  s = Scenario{};
-  s.name = "eight-ranks";
-  s.description =
-      "8 ranks: all-gather 11.667 and reduce-scatter 23.333 ms (the four-rank times "
-      "x (7/8)/(3/4), a ring's bandwidth term for the same layer size)";
-  s.ranks = 8;
-  s.all_gather_ms = 11.667;
-  s.reduce_scatter_ms = 23.333;
-  s.seed = 35;
-  s.best_known_ms = 460;
-  all.push_back(s);
-  return all;
+const worlds::ScenarioTable<Scenario>& scenario_table() {
+  static const worlds::ScenarioTable<Scenario> table{
+      {
+          {.name = "default",
+           .description = "4 ranks, 12 layers; per layer copy 10, all-gather 10, forward 10, "
+                          "backward 20, reduce-scatter 20 ms; 2 parameter and 2 gradient buffers "
+                          "per rank",
+           .seed = 31,
+           .best_known_ms = 400},
+          {.name = "comm-bound",
+           .description = "the default with all-gather and reduce-scatter at 30 ms",
+           .all_gather_ms = 30,
+           .reduce_scatter_ms = 30,
+           .seed = 32,
+           .best_known_ms = 760},
+          {.name = "compute-bound",
+           .description = "the default with forward 20 and backward 40 ms",
+           .forward_ms = 20,
+           .backward_ms = 40,
+           .seed = 33,
+           .best_known_ms = 760},
+          {.name = "straggler-rank",
+           .description =
+               "the default, but rank 3 computes 1.5 times slower (forward 15, backward 30 ms)",
+           .slow_rank = 3,
+           .slow_factor = 1.5,
+           .seed = 34,
+           .best_known_ms = 580},
+          {.name = "eight-ranks",
+           .description = "8 ranks: all-gather 11.667 and reduce-scatter 23.333 ms (the four-rank "
+                          "times x (7/8)/(3/4), a ring's bandwidth term for the same layer size)",
+           .ranks = 8,
+           .all_gather_ms = 11.667,
+           .reduce_scatter_ms = 23.333,
+           .seed = 35,
+           .best_known_ms = 460},
+      },
+      // For a candidate optimal early. Their best known is the planner's (planner.hpp), as for a
+      // generated scenario: best_known_ms stays 0.
+      {
+          {.name = "stretch-slow-copies",
+           .description = "the default with host copies at 20 ms",
+           .copy_ms = 20,
+           .seed = 41},
+          {.name = "stretch-three-buffers",
+           .description = "the default with all-gather at 30 ms and 3 parameter buffers per rank",
+           .all_gather_ms = 30,
+           .param_buffers = 3,
+           .seed = 42},
+          {.name = "stretch-large-layer",
+           .description = "the default with layer 6 four times as large (each of its times x4)",
+           .sizes = {1, 1, 1, 1, 1, 1, 4, 1, 1, 1, 1, 1},
+           .seed = 43},
+      }};
+  return table;
 }
+
+namespace {
 
 // Sums of layer times are taken in whole microseconds (sim::from_ms): the simulator's own
 // arithmetic, so a figure equals a run's makespan exactly.
@@ -75,50 +79,7 @@ sim::Time smallest(std::vector<sim::Time> times, int n) {
   return sum;
 }
 
-// For a candidate optimal early. Their best known is the planner's (planner.hpp), as for a
-// generated scenario: best_known_ms stays 0.
-std::vector<Scenario> make_stretch_scenarios() {
-  std::vector<Scenario> all;
-  Scenario s;
-  s.name = "stretch-slow-copies";
-  s.description = "the default with host copies at 20 ms";
-  s.copy_ms = 20;
-  s.seed = 41;
-  all.push_back(s);
-
-  s = Scenario{};
-  s.name = "stretch-three-buffers";
-  s.description = "the default with all-gather at 30 ms and 3 parameter buffers per rank";
-  s.all_gather_ms = 30;
-  s.param_buffers = 3;
-  s.seed = 42;
-  all.push_back(s);
-
-  s = Scenario{};
-  s.name = "stretch-large-layer";
-  s.description = "the default with layer 6 four times as large (each of its times x4)";
-  s.sizes = std::vector<double>(s.layers, 1.0);
-  s.sizes[6] = 4;
-  s.seed = 43;
-  all.push_back(s);
-  return all;
-}
-
 }  // namespace
-
-const std::vector<Scenario>& scenarios() {
-  static const std::vector<Scenario> all = make_scenarios();
-  return all;
-}
-
-const std::vector<Scenario>& stretch_scenarios() {
-  static const std::vector<Scenario> all = make_stretch_scenarios();
-  return all;
-}
-
-const Scenario* find_scenario(const std::string& name) {
-  return worlds::find_by_name(scenarios(), name);
-}
 
 bool Scenario::uneven() const {
   for (int l = 1; l < layers; ++l) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../common/facts.hpp"
+#include "../common/scenario_table.hpp"
 
 namespace overlap::fsdp {
 
@@ -22,7 +23,7 @@ struct Scenario {
   double backward_ms = 20;
   double reduce_scatter_ms = 20;
   // Each layer's size relative to the unit, which scales every one of its times; empty: all 1.
-  std::vector<double> sizes;
+  std::vector<double> sizes{};
   int slow_rank = -1;  // its forward and backward take slow_factor times as long
   double slow_factor = 1;
   int param_buffers = 2;
@@ -51,10 +52,8 @@ struct Scenario {
   static double whole_us(double ms) { return std::round(ms * 1000) / 1000; }
 };
 
-const std::vector<Scenario>& scenarios();
-// Harder scenarios for a fast solver (--scenario stretch), with figures like any other.
-const std::vector<Scenario>& stretch_scenarios();
-const Scenario* find_scenario(const std::string& name);
+// The named scenarios and the stretch ones, with figures like any other.
+const worlds::ScenarioTable<Scenario>& scenario_table();
 
 // The starter's strategy, every rank in lockstep: per layer copy, gather, forward, release;
 // then from the last layer back copy and gather (not for the last layer, still gathered),

@@ -30,8 +30,7 @@ struct Contract {
   static constexpr std::string_view name = "grad-accum";
   static constexpr std::span<const protocol::Operation> operations = wire::operations;
 
-  static const std::vector<Scenario>& scenarios() { return grad_accum::scenarios(); }
-  static const std::vector<Scenario>& stretch() { return grad_accum::stretch_scenarios(); }
+  static const worlds::ScenarioTable<Scenario>& table() { return grad_accum::scenario_table(); }
   static Scenario generate(std::uint64_t seed, int k);
   static std::vector<grade::Parameter> parameters(const Scenario& scenario);
   static worlds::ScenarioFacts facts(const Scenario& scenario);

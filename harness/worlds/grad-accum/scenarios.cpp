@@ -7,115 +7,70 @@
 #include <limits>
 
 #include "../../core/time.hpp"
-#include "../common/scenario_list.hpp"
 
 namespace overlap::grad_accum {
 
-namespace {
-
-std::vector<Scenario> make_scenarios() {
-  std::vector<Scenario> all;
-  Scenario s;
-  s.name = "default";
-  s.description =
-      "4 workers at 20 ms, 8 micro-batches per step, optimizer 20 ms; every 2 steps "
-      "a 350 ms validation on 3 validators with 3 snapshot slots; patience 3, "
-      "min_delta 0.01";
-  s.best_known_ms = 1430;
-  s.best_known_note = "training at full speed, every validation hidden but the deciding one";
-  all.push_back(s);
-
-  s = Scenario{};
-  s.name = "straggler";
-  s.description = "the default, but worker 3 takes 100 ms a gradient";
-  s.worker_ms = {20, 20, 20, 100};
-  s.best_known_ms = 1790;
-  s.best_known_note =
-      "the straggler left idle: the other three finish a step's 8 micro-batches in "
-      "60 ms, any micro-batch on the straggler takes 100";
-  all.push_back(s);
-
-  s = Scenario{};
-  s.name = "no-early-stop";
-  s.description = "the default with patience 20 and a step limit of 24 steps";
-  s.patience = 20;
-  s.max_steps = 24;
-  s.best_known_ms = 1790;
-  s.best_known_note =
-      "no check stops training: training at full speed to the step limit, then the last "
-      "validation";
-  all.push_back(s);
-
-  s = Scenario{};
-  s.name = "slow-validator";
-  s.description = "the default with 1500 ms validations on 2 validators";
-  s.validate_ms = 1500;
-  s.validators = 2;
-  s.best_known_ms = 7620;
-  s.best_known_note =
-      "both validators always busy from the first check on; validation lags training by many "
-      "checks";
-  all.push_back(s);
-
-  s = Scenario{};
-  s.name = "uneven-validators";
-  s.description = "the default with validators of 350, 350 and 200 ms";
-  s.validator_ms = {350, 350, 200};
-  s.best_known_ms = 1310;
-  s.best_known_note =
-      "every check to the validator that is free first (the best over every assignment); later "
-      "checks finish before earlier ones, so results are taken in check order";
-  all.push_back(s);
-
-  s = Scenario{};
-  s.name = "other-data";
-  s.description = "the default on another data set, with 330 ms validations";
-  s.seed = 29;
-  s.validate_ms = 330;
-  s.best_known_ms = 1530;
-  s.best_known_note =
-      "training at full speed, every validation hidden but the deciding one; check 7 improves on "
-      "the best (check 5) though not by min_delta on check 6; check 10 decides, during a step's "
-      "gradients, which are cancelled then";
-  all.push_back(s);
-  return all;
-}
-
-// Their best known makespans are the planner's (planner.hpp), as for a generated scenario:
-// best_known_ms stays 0.
-std::vector<Scenario> make_stretch_scenarios() {
-  std::vector<Scenario> all;
-  Scenario s;
-  s.name = "stretch-slow-validation";
-  s.description =
-      "the default with 550 ms validations: 3 validators and 3 snapshot slots cannot keep up "
-      "with a check every 120 ms";
-  s.validate_ms = 550;
-  all.push_back(s);
-
-  s.name = "stretch-five-validators";
-  s.description =
-      "the same 550 ms validations on 5 validators, still with 3 snapshot slots: more "
-      "validators than slots";
-  s.validators = 5;
-  all.push_back(s);
-  return all;
-}
-
-}  // namespace
-
-const std::vector<Scenario>& scenarios() {
-  static const std::vector<Scenario> all = make_scenarios();
-  return all;
-}
-
-const std::vector<Scenario>& stretch_scenarios() {
-  static const std::vector<Scenario> all = make_stretch_scenarios();
-  return all;
-}
-
-const Scenario* find_scenario(const std::string& name) {
-  return worlds::find_by_name(scenarios(), name);
+const worlds::ScenarioTable<Scenario>& scenario_table() {
+  static const worlds::ScenarioTable<Scenario> table{
+      {
+          {.name = "default",
+           .description = "4 workers at 20 ms, 8 micro-batches per step, optimizer 20 ms; every 2 "
+                          "steps a 350 ms validation on 3 validators with 3 snapshot slots; "
+                          "patience 3, min_delta 0.01",
+           .best_known_ms = 1430,
+           .best_known_note =
+               "training at full speed, every validation hidden but the deciding one"},
+          {.name = "straggler",
+           .description = "the default, but worker 3 takes 100 ms a gradient",
+           .worker_ms = {20, 20, 20, 100},
+           .best_known_ms = 1790,
+           .best_known_note = "the straggler left idle: the other three finish a step's 8 "
+                              "micro-batches in 60 ms, any micro-batch on the straggler takes 100"},
+          {.name = "no-early-stop",
+           .description = "the default with patience 20 and a step limit of 24 steps",
+           .patience = 20,
+           .max_steps = 24,
+           .best_known_ms = 1790,
+           .best_known_note = "no check stops training: training at full speed to the step "
+                              "limit, then the last validation"},
+          {.name = "slow-validator",
+           .description = "the default with 1500 ms validations on 2 validators",
+           .validate_ms = 1500,
+           .validators = 2,
+           .best_known_ms = 7620,
+           .best_known_note = "both validators always busy from the first check on; validation "
+                              "lags training by many checks"},
+          {.name = "uneven-validators",
+           .description = "the default with validators of 350, 350 and 200 ms",
+           .validator_ms = {350, 350, 200},
+           .best_known_ms = 1310,
+           .best_known_note = "every check to the validator that is free first (the best over "
+                              "every assignment); later checks finish before earlier ones, so "
+                              "results are taken in check order"},
+          {.name = "other-data",
+           .description = "the default on another data set, with 330 ms validations",
+           .validate_ms = 330,
+           .seed = 29,
+           .best_known_ms = 1530,
+           .best_known_note =
+               "training at full speed, every validation hidden but the deciding one; check 7 "
+               "improves on the best (check 5) though not by min_delta on check 6; check 10 "
+               "decides, during a step's gradients, which are cancelled then"},
+      },
+      // Their best known makespans are the planner's (planner.hpp), as for a generated
+      // scenario: best_known_ms stays 0.
+      {
+          {.name = "stretch-slow-validation",
+           .description = "the default with 550 ms validations: 3 validators and 3 snapshot slots "
+                          "cannot keep up with a check every 120 ms",
+           .validate_ms = 550},
+          {.name = "stretch-five-validators",
+           .description = "the same 550 ms validations on 5 validators, still with 3 snapshot "
+                          "slots: more validators than slots",
+           .validate_ms = 550,
+           .validators = 5},
+      }};
+  return table;
 }
 
 Decision decide(const Scenario& s, const std::vector<double>& losses) {

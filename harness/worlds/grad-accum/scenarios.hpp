@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../common/facts.hpp"
+#include "../common/scenario_table.hpp"
 
 namespace overlap::grad_accum {
 
@@ -18,7 +19,7 @@ struct Scenario {
   int validate_every = 2;  // K
   double validate_ms = 350;
   int validators = 3;
-  std::vector<double> validator_ms;  // per validator, when they differ (else validate_ms each)
+  std::vector<double> validator_ms{};  // per validator, when they differ (else validate_ms each)
   int snapshot_slots = 3;
   int patience = 3;
   double min_delta = 0.01;
@@ -28,15 +29,13 @@ struct Scenario {
   // Published for a named scenario (the planner's figure, checked in the unit tests), with how it
   // is reached: for interviewers. Zero for a generated one, whose figure is the planner's.
   double best_known_ms = 0;
-  std::string best_known_note;
+  std::string best_known_note{};
 
   double validation_ms(int v) const { return validator_ms.empty() ? validate_ms : validator_ms[v]; }
 };
 
-const std::vector<Scenario>& scenarios();
-// Harder scenarios for a fast solver (--scenario stretch), with figures like any other.
-const std::vector<Scenario>& stretch_scenarios();
-const Scenario* find_scenario(const std::string& name);
+// The named scenarios and the stretch ones, with figures like any other.
+const worlds::ScenarioTable<Scenario>& scenario_table();
 
 // What early stopping decides over the true check losses (from the oracle).
 struct Decision {

@@ -19,8 +19,7 @@ struct Contract {
   static constexpr std::string_view name = "param-server";
   static constexpr std::span<const protocol::Operation> operations = wire::operations;
 
-  static const std::vector<Scenario>& scenarios() { return param_server::scenarios(); }
-  static const std::vector<Scenario>& stretch() { return param_server::stretch_scenarios(); }
+  static const worlds::ScenarioTable<Scenario>& table() { return param_server::scenario_table(); }
   static Scenario generate(std::uint64_t seed, int k);
   static std::vector<grade::Parameter> parameters(const Scenario& scenario);
   static worlds::ScenarioFacts facts(const Scenario& scenario);

@@ -8,7 +8,6 @@
 
 #include "../../core/time.hpp"
 #include "../common/random.hpp"
-#include "../common/scenario_list.hpp"
 #include "planner.hpp"
 
 namespace overlap::param_server {
@@ -21,172 +20,122 @@ std::vector<double> many_workers() {
   return out;
 }
 
-std::vector<Scenario> make_scenarios() {
-  std::vector<Scenario> all;
-  Scenario s;
-  s.name = "default";
-  s.description =
-      "4 workers at 10, 20, 40, 80 ms per gradient, pull 1 ms, apply 1 ms, 240 "
-      "mini-batches, no staleness bound";
-  s.worker_ms = {10, 20, 40, 80};
-  s.seed = 21;
-  s.best_known_ms = 1470;
-  s.best_known_note =
-      "optimal, on the bound: every worker busy, and a worker takes one of the last mini-batches "
-      "only if the others could not finish them all sooner";
-  all.push_back(s);
-
-  s = Scenario{};
-  s.name = "jitter";
-  s.description =
-      "4 workers at 20 ms per gradient on average, each gradient between 5 and 35 "
-      "ms (seeded), pull 1 ms, apply 1 ms, 240 mini-batches";
-  s.worker_ms = {20, 20, 20, 20};
-  s.jitter = 0.75;
-  s.seed = 22;
-  s.best_known_ms = 1339.082;
-  s.best_known_note =
-      "best known, not proven optimal: every worker busy, waiting gradients averaged in one "
-      "apply, the last mini-batches planned on the actual draws (a program knows only the mean)";
-  all.push_back(s);
-
-  s = Scenario{};
-  s.name = "worker-failure";
-  s.description = "the default, but worker 0 (10 ms) fails at 331 ms";
-  s.worker_ms = {10, 20, 40, 80};
-  s.failures = {{0, 331}};
-  s.seed = 23;
-  s.best_known_ms = 2624;
-  s.best_known_note =
-      "optimal, on the bound: the failed worker's mini-batch goes back to the pool; the others "
-      "stay busy";
-  all.push_back(s);
-
-  s = Scenario{};
-  s.name = "tight-staleness";
-  s.description = "the default with a staleness bound of 4";
-  s.worker_ms = {10, 20, 40, 80};
-  s.staleness_bound = 4;
-  s.seed = 24;
-  s.best_known_ms = 1654;
-  s.best_known_note =
-      "best known, not proven optimal: the three fastest workers, waiting gradients averaged "
-      "once per cycle of the fastest, so versions advance slowly enough for the 40 ms worker";
-  all.push_back(s);
-
-  s = Scenario{};
-  s.name = "many-workers";
-  s.description =
-      "32 workers, four each at 10, 15, 20, 25, 30, 40, 60, 80 ms, pull 1 ms, apply "
-      "0.5 ms, 2048 mini-batches";
-  s.worker_ms = many_workers();
-  s.mini_batches = 2048;
-  s.apply_ms = 0.5;
-  s.seed = 25;
-  s.best_known_ms = 1633;
-  s.best_known_note =
-      "optimal, on the bound: waiting gradients averaged in one apply, so nobody queues for the "
-      "server, and slow workers kept off the last mini-batches";
-  all.push_back(s);
-
-  s = Scenario{};
-  s.name = "pull-failure";
-  s.description = "the default, but worker 1 (20 ms) fails at 88.5 ms";
-  s.worker_ms = {10, 20, 40, 80};
-  s.failures = {{1, 88.5}};
-  s.seed = 26;
-  s.best_known_ms = 1980;
-  s.best_known_note =
-      "optimal, on the bound: the failed pull's mini-batch goes back to the pool; the others "
-      "stay busy";
-  all.push_back(s);
-
-  s = Scenario{};
-  s.name = "late-failure";
-  s.description = "the default, but worker 3 (80 ms) fails at 1473 ms";
-  s.worker_ms = {10, 20, 40, 80};
-  s.failures = {{3, 1473}};
-  s.seed = 27;
-  s.best_known_ms = 1470;
-  s.best_known_note =
-      "optimal, on the bound: the 80 ms worker kept off the last mini-batches, so its failure "
-      "costs nothing";
-  all.push_back(s);
-
-  s = Scenario{};
-  s.name = "many-staleness";
-  s.description = "many-workers with a staleness bound of 6";
-  s.worker_ms = many_workers();
-  s.mini_batches = 2048;
-  s.apply_ms = 0.5;
-  s.staleness_bound = 6;
-  s.seed = 28;
-  s.best_known_ms = 1925.5;
-  s.best_known_note =
-      "best known, not proven optimal: the 28 fastest workers, waiting gradients averaged once "
-      "per cycle of the fastest, slow workers kept off the last mini-batches";
-  all.push_back(s);
-  return all;
-}
-
-// Their best known makespans are the planner's (planner.hpp), as for a generated scenario.
-std::vector<Scenario> make_stretch_scenarios() {
-  std::vector<Scenario> all;
-  // One push per gradient would keep the server busy 2048 ms, longer than the workers need: the
-  // server is the bottleneck unless the gradients that wait are averaged in one apply.
-  Scenario s;
-  s.name = "stretch-slow-server";
-  s.description =
-      "many-workers with an apply of 1 ms: 32 workers, four each at 10, 15, 20, 25, 30, 40, 60, "
-      "80 ms, pull 1 ms, 2048 mini-batches";
-  s.worker_ms = many_workers();
-  s.mini_batches = 2048;
-  s.apply_ms = 1;
-  s.seed = 29;
-  all.push_back(s);
-
-  // Under a bound the fastest worker, the natural pacer, fails (during a compute of the starter's
-  // rounds, which the starter survives): the pace must be chosen again among the workers left,
-  // and a worker retired for staleness while versions came fast would now stay within the bound.
-  s = Scenario{};
-  s.name = "stretch-fastest-fails";
-  s.description =
-      "tight-staleness (a staleness bound of 4), but worker 0 (10 ms) fails at 579.5 ms";
-  s.worker_ms = {10, 20, 40, 80};
-  s.staleness_bound = 4;
-  s.failures = {{0, 579.5}};
-  s.seed = 30;
-  all.push_back(s);
-
-  for (Scenario& each : all) {
-    const Plan plan = best_known(each);
-    each.best_known_ms = plan.ms;
-    each.best_known_note = plan.note;
-  }
-  return all;
-}
-
 }  // namespace
+
+const worlds::ScenarioTable<Scenario>& scenario_table() {
+  static const worlds::ScenarioTable<Scenario> table{
+      {
+          {.name = "default",
+           .description = "4 workers at 10, 20, 40, 80 ms per gradient, pull 1 ms, apply 1 ms, 240 "
+                          "mini-batches, no staleness bound",
+           .worker_ms = {10, 20, 40, 80},
+           .seed = 21,
+           .best_known_ms = 1470,
+           .best_known_note = "optimal, on the bound: every worker busy, and a worker takes one of "
+                              "the last mini-batches only if the others could not finish them all "
+                              "sooner"},
+          {.name = "jitter",
+           .description = "4 workers at 20 ms per gradient on average, each gradient between 5 and "
+                          "35 ms (seeded), pull 1 ms, apply 1 ms, 240 mini-batches",
+           .worker_ms = {20, 20, 20, 20},
+           .jitter = 0.75,
+           .seed = 22,
+           .best_known_ms = 1339.082,
+           .best_known_note = "best known, not proven optimal: every worker busy, waiting "
+                              "gradients averaged in one apply, the last mini-batches planned on "
+                              "the actual draws (a program knows only the mean)"},
+          {.name = "worker-failure",
+           .description = "the default, but worker 0 (10 ms) fails at 331 ms",
+           .worker_ms = {10, 20, 40, 80},
+           .failures = {{.worker = 0, .at_ms = 331}},
+           .seed = 23,
+           .best_known_ms = 2624,
+           .best_known_note = "optimal, on the bound: the failed worker's mini-batch goes back to "
+                              "the pool; the others stay busy"},
+          {.name = "tight-staleness",
+           .description = "the default with a staleness bound of 4",
+           .worker_ms = {10, 20, 40, 80},
+           .staleness_bound = 4,
+           .seed = 24,
+           .best_known_ms = 1654,
+           .best_known_note = "best known, not proven optimal: the three fastest workers, waiting "
+                              "gradients averaged once per cycle of the fastest, so versions "
+                              "advance slowly enough for the 40 ms worker"},
+          {.name = "many-workers",
+           .description = "32 workers, four each at 10, 15, 20, 25, 30, 40, 60, 80 ms, pull 1 ms, "
+                          "apply 0.5 ms, 2048 mini-batches",
+           .worker_ms = many_workers(),
+           .mini_batches = 2048,
+           .apply_ms = 0.5,
+           .seed = 25,
+           .best_known_ms = 1633,
+           .best_known_note = "optimal, on the bound: waiting gradients averaged in one apply, so "
+                              "nobody queues for the server, and slow workers kept off the last "
+                              "mini-batches"},
+          {.name = "pull-failure",
+           .description = "the default, but worker 1 (20 ms) fails at 88.5 ms",
+           .worker_ms = {10, 20, 40, 80},
+           .failures = {{.worker = 1, .at_ms = 88.5}},
+           .seed = 26,
+           .best_known_ms = 1980,
+           .best_known_note = "optimal, on the bound: the failed pull's mini-batch goes back to "
+                              "the pool; the others stay busy"},
+          {.name = "late-failure",
+           .description = "the default, but worker 3 (80 ms) fails at 1473 ms",
+           .worker_ms = {10, 20, 40, 80},
+           .failures = {{.worker = 3, .at_ms = 1473}},
+           .seed = 27,
+           .best_known_ms = 1470,
+           .best_known_note = "optimal, on the bound: the 80 ms worker kept off the last "
+                              "mini-batches, so its failure costs nothing"},
+          {.name = "many-staleness",
+           .description = "many-workers with a staleness bound of 6",
+           .worker_ms = many_workers(),
+           .mini_batches = 2048,
+           .apply_ms = 0.5,
+           .staleness_bound = 6,
+           .seed = 28,
+           .best_known_ms = 1925.5,
+           .best_known_note = "best known, not proven optimal: the 28 fastest workers, waiting "
+                              "gradients averaged once per cycle of the fastest, slow workers "
+                              "kept off the last mini-batches"},
+      },
+      {
+          // One push per gradient would keep the server busy 2048 ms, longer than the workers
+          // need: the server is the bottleneck unless the gradients that wait are averaged in one
+          // apply.
+          {.name = "stretch-slow-server",
+           .description = "many-workers with an apply of 1 ms: 32 workers, four each at 10, 15, "
+                          "20, 25, 30, 40, 60, 80 ms, pull 1 ms, 2048 mini-batches",
+           .worker_ms = many_workers(),
+           .mini_batches = 2048,
+           .seed = 29},
+          // Under a bound the fastest worker, the natural pacer, fails (during a compute of the
+          // starter's rounds, which the starter survives): the pace must be chosen again among
+          // the workers left, and a worker retired for staleness while versions came fast would
+          // now stay within the bound.
+          {.name = "stretch-fastest-fails",
+           .description = "tight-staleness (a staleness bound of 4), but worker 0 (10 ms) fails "
+                          "at 579.5 ms",
+           .worker_ms = {10, 20, 40, 80},
+           .failures = {{.worker = 0, .at_ms = 579.5}},
+           .staleness_bound = 4,
+           .seed = 30},
+      },
+      // Their best known makespans are the planner's (planner.hpp), as for a generated scenario.
+      [](Scenario& s) {
+        const Plan plan = best_known(s);
+        s.best_known_ms = plan.ms;
+        s.best_known_note = plan.note;
+      }};
+  return table;
+}
 
 std::int64_t Scenario::fails_at_us(int w) const {
   for (const Failure& f : failures) {
     if (f.worker == w) return sim::from_ms(f.at_ms);
   }
   return -1;
-}
-
-const std::vector<Scenario>& scenarios() {
-  static const std::vector<Scenario> all = make_scenarios();
-  return all;
-}
-
-const std::vector<Scenario>& stretch_scenarios() {
-  static const std::vector<Scenario> all = make_stretch_scenarios();
-  return all;
-}
-
-const Scenario* find_scenario(const std::string& name) {
-  return worlds::find_by_name(scenarios(), name);
 }
 
 double compute_ms(const Scenario& s, int w, int k) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../common/facts.hpp"
+#include "../common/scenario_table.hpp"
 
 namespace overlap::param_server {
 
@@ -23,8 +24,8 @@ struct Scenario {
   int mini_batches = 240;
   double pull_ms = 1;
   double apply_ms = 1;
-  std::vector<Failure> failures;  // at most two, of distinct workers
-  int staleness_bound = -1;       // none
+  std::vector<Failure> failures{};  // at most two, of distinct workers
+  int staleness_bound = -1;         // none
   std::uint64_t seed = 1;
   // The data's noise floor is about 0.0017 (the loss at the start about 0.44).
   double target_loss = 0.0025;
@@ -32,17 +33,15 @@ struct Scenario {
   // (planner.hpp), published for the named scenarios and filled in when one is generated (0:
   // not known yet). Optimal only where it meets the lower bound, and the note says which.
   double best_known_ms = 0;
-  std::string best_known_note;
+  std::string best_known_note{};
 
   int workers() const { return static_cast<int>(worker_ms.size()); }
   // When worker w fails, in whole microseconds; never: -1.
   std::int64_t fails_at_us(int w) const;
 };
 
-const std::vector<Scenario>& scenarios();
-// Harder scenarios for a fast solver (--scenario stretch), with figures like any other.
-const std::vector<Scenario>& stretch_scenarios();
-const Scenario* find_scenario(const std::string& name);
+// The named scenarios and the stretch ones, with figures like any other.
+const worlds::ScenarioTable<Scenario>& scenario_table();
 
 // How long compute number `k` (counting from 0) of worker `w` takes.
 double compute_ms(const Scenario& s, int w, int k);

@@ -4,110 +4,81 @@
 
 #include <algorithm>
 
-#include "../common/scenario_list.hpp"
 #include "planner.hpp"
 
 namespace overlap::pipeline {
 
-namespace {
-
-std::vector<Scenario> make_scenarios() {
-  std::vector<Scenario> all;
-  all.push_back({"default",
-                 "4 stages, 8 micro-batches, forward 10 ms, backward 20 ms, 4 stashes per stage",
-                 {10, 10, 10, 10},
-                 {20, 20, 20, 20},
-                 {4, 4, 4, 4},
-                 8,
-                 3,
-                 0,
-                 11,
-                 330,
-                 "the bound, reached by 1F1B within 4 stashes per stage"});
-  all.push_back({"imbalanced",
-                 "4 stages, 8 micro-batches, forward 10, 10, 10, 15 ms, backward 20, 20, 20, 30 "
-                 "ms, 4 stashes per stage",
-                 {10, 10, 10, 15},
-                 {20, 20, 20, 30},
-                 {4, 4, 4, 4},
-                 8,
-                 3,
-                 0,
-                 12,
-                 450,
-                 "the bound, reached by 1F1B: the slowest stage is last, so it can be kept busy"});
-  all.push_back({"deep",
-                 "8 stages, 32 micro-batches, forward 10 ms, backward 20 ms, 8 stashes per stage",
-                 std::vector<double>(8, 10), std::vector<double>(8, 20), std::vector<int>(8, 8), 32,
-                 3, 0, 13, 1170, "the bound, reached by 1F1B within 8 stashes per stage"});
-  all.push_back({"two-stage",
-                 "2 stages, 8 micro-batches, forward 10 ms, backward 20 ms, 2 stashes per stage",
-                 {10, 10},
-                 {20, 20},
-                 {2, 2},
-                 8,
-                 3,
-                 0,
-                 14,
-                 270,
-                 "the bound, reached by 1F1B within 2 stashes per stage"});
-  return all;
-}
-
-// Their best known steps are the planner's (planner.hpp), as for a generated scenario.
-std::vector<Scenario> make_stretch_scenarios() {
-  std::vector<Scenario> all;
-  // default with half of 1F1B's memory: a fixed order with the warm-up capped by the budget idles
-  // (690 ms a step); running whatever is ready within the budget reaches 510.
-  all.push_back({"stretch-two-stashes",
-                 "default with 2 stashes per stage: 4 stages, 8 micro-batches, forward 10 ms, "
-                 "backward 20 ms",
-                 {10, 10, 10, 10},
-                 {20, 20, 20, 20},
-                 {2, 2, 2, 2},
-                 8,
-                 3,
-                 0,
-                 15,
-                 0,
-                 ""});
-  // The slowest stage first, with room on it for 7 stashes: 1F1B's p - 1 = 3 warm-up forwards
-  // leave it idle until its first gradient returns (405 ms a step); 7 forwards cover that round
-  // trip (105 ms) and reach the bound, 360.
-  all.push_back({"stretch-slow-first",
-                 "4 stages, 8 micro-batches, forward 15, 10, 10, 10 ms, backward 30, 20, 20, 20 "
-                 "ms, stashes 7, 3, 2, 1: the slowest stage first, with the most memory",
-                 {15, 10, 10, 10},
-                 {30, 20, 20, 20},
-                 {7, 3, 2, 1},
-                 8,
-                 3,
-                 0,
-                 16,
-                 0,
-                 ""});
-  for (Scenario& s : all) {
-    const planner::BestKnown best = planner::best_known(s);
-    s.best_known_step_ms = sim::to_ms(best.step);
-    s.best_known_note = best.note;
-  }
-  return all;
-}
-
-}  // namespace
-
-const std::vector<Scenario>& scenarios() {
-  static const std::vector<Scenario> all = make_scenarios();
-  return all;
-}
-
-const std::vector<Scenario>& stretch_scenarios() {
-  static const std::vector<Scenario> all = make_stretch_scenarios();
-  return all;
-}
-
-const Scenario* find_scenario(const std::string& name) {
-  return worlds::find_by_name(scenarios(), name);
+const worlds::ScenarioTable<Scenario>& scenario_table() {
+  static const worlds::ScenarioTable<Scenario> table{
+      {
+          {.name = "default",
+           .description =
+               "4 stages, 8 micro-batches, forward 10 ms, backward 20 ms, 4 stashes per stage",
+           .forward_ms = {10, 10, 10, 10},
+           .backward_ms = {20, 20, 20, 20},
+           .stashes = {4, 4, 4, 4},
+           .seed = 11,
+           .best_known_step_ms = 330,
+           .best_known_note = "the bound, reached by 1F1B within 4 stashes per stage"},
+          {.name = "imbalanced",
+           .description = "4 stages, 8 micro-batches, forward 10, 10, 10, 15 ms, backward 20, 20, "
+                          "20, 30 ms, 4 stashes per stage",
+           .forward_ms = {10, 10, 10, 15},
+           .backward_ms = {20, 20, 20, 30},
+           .stashes = {4, 4, 4, 4},
+           .seed = 12,
+           .best_known_step_ms = 450,
+           .best_known_note =
+               "the bound, reached by 1F1B: the slowest stage is last, so it can be kept busy"},
+          {.name = "deep",
+           .description =
+               "8 stages, 32 micro-batches, forward 10 ms, backward 20 ms, 8 stashes per stage",
+           .forward_ms = std::vector<double>(8, 10),
+           .backward_ms = std::vector<double>(8, 20),
+           .stashes = std::vector<int>(8, 8),
+           .micro_batches = 32,
+           .seed = 13,
+           .best_known_step_ms = 1170,
+           .best_known_note = "the bound, reached by 1F1B within 8 stashes per stage"},
+          {.name = "two-stage",
+           .description =
+               "2 stages, 8 micro-batches, forward 10 ms, backward 20 ms, 2 stashes per stage",
+           .forward_ms = {10, 10},
+           .backward_ms = {20, 20},
+           .stashes = {2, 2},
+           .seed = 14,
+           .best_known_step_ms = 270,
+           .best_known_note = "the bound, reached by 1F1B within 2 stashes per stage"},
+      },
+      {
+          // default with half of 1F1B's memory: a fixed order with the warm-up capped by the
+          // budget idles (690 ms a step); running whatever is ready within the budget reaches 510.
+          {.name = "stretch-two-stashes",
+           .description = "default with 2 stashes per stage: 4 stages, 8 micro-batches, forward "
+                          "10 ms, backward 20 ms",
+           .forward_ms = {10, 10, 10, 10},
+           .backward_ms = {20, 20, 20, 20},
+           .stashes = {2, 2, 2, 2},
+           .seed = 15},
+          // The slowest stage first, with room on it for 7 stashes: 1F1B's p - 1 = 3 warm-up
+          // forwards leave it idle until its first gradient returns (405 ms a step); 7 forwards
+          // cover that round trip (105 ms) and reach the bound, 360.
+          {.name = "stretch-slow-first",
+           .description = "4 stages, 8 micro-batches, forward 15, 10, 10, 10 ms, backward 30, 20, "
+                          "20, 20 ms, stashes 7, 3, 2, 1: the slowest stage first, with the most "
+                          "memory",
+           .forward_ms = {15, 10, 10, 10},
+           .backward_ms = {30, 20, 20, 20},
+           .stashes = {7, 3, 2, 1},
+           .seed = 16},
+      },
+      // Their best known steps are the planner's (planner.hpp), as for a generated scenario.
+      [](Scenario& s) {
+        const planner::BestKnown best = planner::best_known(s);
+        s.best_known_step_ms = sim::to_ms(best.step);
+        s.best_known_note = best.note;
+      }};
+  return table;
 }
 
 sim::Time baseline_step(const Scenario& s) {

@@ -8,6 +8,7 @@
 
 #include "../../core/time.hpp"
 #include "../common/facts.hpp"
+#include "../common/scenario_table.hpp"
 
 namespace overlap::pipeline {
 
@@ -24,15 +25,13 @@ struct Scenario {
   // The best schedule known for one step, and how it is reached: the planner's (planner.hpp);
   // for a named scenario, its published figure, which the unit tests check against the planner.
   double best_known_step_ms = 0;
-  std::string best_known_note;
+  std::string best_known_note{};
 
   int stages() const { return static_cast<int>(forward_ms.size()); }
 };
 
-const std::vector<Scenario>& scenarios();
-// Harder scenarios for a fast solver (--scenario stretch), with figures like any other.
-const std::vector<Scenario>& stretch_scenarios();
-const Scenario* find_scenario(const std::string& name);
+// The named scenarios and the stretch ones, with figures like any other.
+const worlds::ScenarioTable<Scenario>& scenario_table();
 
 // The starter's strategy: one micro-batch at a time through every stage and back, then each
 // stage's optimizer step in turn. In integer microseconds, as the simulator adds them up, so that
