@@ -20,6 +20,7 @@
 #include "../grader/program.hpp"
 #include "../protocol/frames.hpp"
 #include "../worlds/common/lock_step.hpp"
+#include "protocol_bench_wire.hpp"
 
 using namespace overlap;
 
@@ -33,20 +34,23 @@ double run(const std::string& client, long operations) {
   std::vector<sim::Device*> devices;
   for (int d = 0; d < kDevices; ++d) devices.push_back(&sim.add_device(fmt::format("d{}", d)));
   worlds::Remote remote;
+  const bench::Hello told{kDevices, operations / kDevices};
   protocol::Writer hello(static_cast<std::uint16_t>(protocol::Frame::hello));
-  hello.integer(protocol::kVersion).text("bench").integer(operations / kDevices);
+  hello.integer(protocol::kVersion).text("bench");
+  protocol::write(hello, told);
   const auto start = std::chrono::steady_clock::now();
   grade::SandboxHost host(grade::launcher_of("pipeline"), true);
   grade::Program link(host, client, 600);
-  const worlds::RunOutcome outcome = worlds::lock_step(
-      sim, link, remote, hello,
-      {kDevices,
-       {},
-       [&](worlds::Call& call) {
-         sim::Operation<>::start(sim, *devices[call.index(kDevices, "device")], {"work", "", 'W'},
-                                 sim::from_ms(1), remote.reply(call.number), {});
-       },
-       [](protocol::Writer&) {}});
+  const worlds::RunOutcome outcome =
+      worlds::lock_step(sim, link, remote, hello,
+                        {kDevices,
+                         {},
+                         [&](worlds::Call& call) {
+                           const auto work = call.read<bench::Work, bench::bounds>(told);
+                           sim::Operation<>::start(sim, *devices[work.device], {"work", "", 'W'},
+                                                   sim::from_ms(1), remote.reply(call.number), {});
+                         },
+                         [](protocol::Writer&) {}});
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!outcome.completed() || sim.timeline().ops.size() != std::size_t(operations)) {

@@ -3,6 +3,7 @@
 #include <boost/asio.hpp>
 
 #include "../client/call.hpp"
+#include "protocol_bench_wire.hpp"
 
 namespace asio = boost::asio;
 using overlap::client::Connection;
@@ -13,8 +14,9 @@ template <typename Token>
 auto async_work(int device, Token&& token) {
   return asio::async_initiate<Token, void(boost::system::error_code)>(
       [device](auto handler) {
-        overlap::client::call(Connection::get().request(0).integer(device),
-                              overlap::Handler<>(std::move(handler)));
+        overlap::protocol::Writer call = Connection::get().request(0);
+        overlap::protocol::write(call, overlap::bench::Work{device});
+        overlap::client::call(call, overlap::Handler<>(std::move(handler)));
       },
       token);
 }
@@ -27,8 +29,9 @@ asio::awaitable<void> device_loop(int device, long operations) {
 
 extern "C" [[gnu::visibility("default")]] void overlap_submission_start() {
   Connection& c = Connection::get();
-  const long per_device = static_cast<long>(c.hello().integer());
-  for (int d = 0; d < 4; ++d) {
+  const auto hello = overlap::client::read_hello<overlap::bench::Hello>();
+  const long per_device = static_cast<long>(hello.operations_per_device);
+  for (int d = 0; d < hello.devices; ++d) {
     asio::co_spawn(c.io(), device_loop(d, per_device),
                    [d](std::exception_ptr e) { Connection::get().actor_done(d, e); });
   }

@@ -11,9 +11,9 @@
 #include <overlap/handle.hpp>
 #include <overlap/handler.hpp>
 #include <tuple>
-#include <type_traits>
 #include <utility>
 
+#include "../protocol/described.hpp"
 #include "connection.hpp"
 
 namespace overlap::detail {
@@ -61,30 +61,54 @@ class Call final : public Pending {
   Decode decode_;
 };
 
-// A handle of type T made by call `number`, with its facts (ints and doubles) read in order from
-// the call's completion: a `decode` for call().
-template <typename T, typename... Facts>
-std::tuple<T> read_handle(std::int64_t number, protocol::Reader& results) {
-  auto read = [&results]<typename F>(std::type_identity<F>) -> F {
-    if constexpr (std::is_floating_point_v<F>) {
-      return results.real();
-    } else {
-      return static_cast<F>(results.integer());
-    }
-  };
-  // A braced list reads the facts left to right; std::apply hands them on in that order.
-  std::tuple<Facts...> facts{read(std::type_identity<Facts>{})...};
-  return std::apply(
-      [number](Facts... f) { return std::tuple<T>(detail::HandleAccess::make<T>(number, f...)); },
-      facts);
+// The handle of a public object (a tensor, a gradient) as a call's argument.
+template <typename T>
+protocol::Handle handle(const T& object) {
+  return protocol::Handle{detail::HandleAccess::number(object)};
 }
 
-// The call frame of operation `op` (named `operation` in errors), to which the caller appends
-// the arguments. Throws system_error(errc::misuse) when called from a thread other than train's.
+// A handle of type T made by call `number`, with its facts (a described struct: ../protocol/
+// described.hpp) read from the call's completion and passed on in their order: a `decode` for
+// call().
+template <typename T, typename Facts>
+std::tuple<T> read_handle(std::int64_t number, protocol::Reader& results) {
+  const Facts facts = protocol::read<Facts>(results);
+  return [&]<template <typename...> class L, typename... D>(L<D...>) {
+    return std::tuple<T>(detail::HandleAccess::make<T>(number, facts.*D::pointer...));
+  }(boost::describe::describe_members<Facts, boost::describe::mod_public>{});
+}
+
+// What the judge's hello says of the exercise (a described struct), read whole.
+template <typename Hello>
+Hello read_hello() {
+  protocol::Reader& hello = Connection::get().hello();
+  Hello value = protocol::read<Hello>(hello);
+  hello.end();
+  return value;
+}
+
+// Has `apply` called with the values of every state frame (a described struct), read whole.
+template <typename State, typename Apply>
+void on_state(Apply apply) {
+  Connection::get().on_state([apply = std::move(apply)](protocol::Reader& state) {
+    apply(protocol::read<State>(state));
+    state.end();
+  });
+}
+
+// The call frame of operation `op` (named `operation` in errors) with its arguments, if any (a
+// described struct). Throws system_error(errc::misuse) when called from a thread other than
+// train's.
 inline protocol::Writer request(std::uint16_t op, const char* operation) {
   Connection& c = Connection::get();
   c.check_thread(operation);
   return c.request(op);
+}
+template <typename Arguments>
+protocol::Writer request(std::uint16_t op, const char* operation, const Arguments& arguments) {
+  protocol::Writer w = request(op, operation);
+  protocol::write(w, arguments);
+  return w;
 }
 
 // Sends `request`; `handler` completes when the judge completes the call, with the results

@@ -13,7 +13,7 @@
 
 namespace overlap::protocol {
 
-inline constexpr std::uint16_t kVersion = 3;
+inline constexpr std::uint16_t kVersion = 4;
 inline constexpr std::size_t kMaxMessageBytes = 64 * 1024;  // a frame, header excluded
 inline constexpr std::size_t kHeaderBytes = 4;              // the frame's length
 

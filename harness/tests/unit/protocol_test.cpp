@@ -1,16 +1,20 @@
 // The judge/submission protocol's frames and pipes: round trips, every way a message can be
-// malformed, caps, deadlines on both ends, a reader or writer that goes away, and signals that
-// interrupt the I/O.
+// malformed, described structs as messages and their bounds, caps, deadlines on both ends, a
+// reader or writer that goes away, and signals that interrupt the I/O.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <boost/describe/class.hpp>
 #include <boost/test/unit_test.hpp>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "../../protocol/alarm.hpp"
+#include "../../protocol/described.hpp"
 #include "../../protocol/pipe.hpp"
 
 using namespace overlap::protocol;
@@ -46,6 +50,42 @@ std::string frame_of(std::string_view body) {
 }
 
 Clock::time_point soon() { return Clock::now() + 2s; }
+
+// A world's part of the protocol in small (as a wire.hpp declares it).
+struct Hello {
+  int stages;
+  double ms;
+  std::string name;
+  std::vector<bool> failed;
+};
+BOOST_DESCRIBE_STRUCT(Hello, (), (stages, ms, name, failed))
+
+struct Step {
+  int stage, micro_batch;
+  Handle input;
+  std::vector<Handle> gradients;
+};
+BOOST_DESCRIBE_STRUCT(Step, (), (stage, micro_batch, input, gradients))
+
+inline constexpr Bound<Hello> bounds[] = {
+    {"stage", "stage", 0, [](const Hello& h) { return h.stages - 1; }},
+    {"micro_batch", "micro-batch"},
+    {"gradients", "gradient count", 0, [](const Hello& h) { return h.stages + 1; }},
+};
+
+std::string body_of(const Writer& w) { return std::string(w.frame().substr(kHeaderBytes)); }
+
+// The ProtocolError `read` throws contains `why`.
+template <typename Read>
+void fails(const std::string& body, Read read, const std::string& why) {
+  Reader r(body);
+  try {
+    read(r);
+    BOOST_ERROR("no ProtocolError, expected: " << why);
+  } catch (const ProtocolError& e) {
+    BOOST_TEST(std::string(e.what()).find(why) != std::string::npos, e.what());
+  }
+}
 
 }  // namespace
 
@@ -95,6 +135,65 @@ BOOST_AUTO_TEST_CASE(a_malformed_message_is_a_protocol_error_that_says_why) {
   // Reals must be finite.
   BOOST_CHECK_THROW(Reader(std::string(Writer(3).real(1.0 / 0.0).frame().substr(4))).real(),
                     ProtocolError);
+}
+
+BOOST_AUTO_TEST_CASE(a_described_struct_is_its_fields_in_order_a_vector_its_length_first) {
+  Writer described(16);
+  write(described, Step{2, -7, Handle{5}, {Handle{1}, Handle{3}}});
+  Writer by_hand(16);
+  by_hand.integer(2).integer(-7).integer(5).integer(2).integer(1).integer(3);
+  BOOST_TEST(described.frame() == by_hand.frame());
+
+  const Hello hello{3, 0.25, "pipeline", {true, false}};
+  Writer w(1);
+  write(w, hello);
+  const std::string hello_body = body_of(w);
+  Reader r(hello_body);
+  const Hello back = read<Hello>(r);
+  r.end();
+  BOOST_TEST(back.stages == 3);
+  BOOST_TEST(back.ms == 0.25);
+  BOOST_TEST(back.name == "pipeline");
+  BOOST_TEST((back.failed == std::vector<bool>{true, false}));
+
+  const std::string call_body = body_of(described);
+  Reader call(call_body);
+  const Step step = read<Step, bounds>(call, hello);
+  call.end();
+  BOOST_TEST(step.stage == 2);
+  BOOST_TEST(step.micro_batch == -7);
+  BOOST_TEST(static_cast<std::int64_t>(step.input) == 5);
+  BOOST_TEST(step.gradients.size() == 2u);
+  BOOST_TEST(static_cast<std::int64_t>(step.gradients[1]) == 3);
+}
+
+BOOST_AUTO_TEST_CASE(an_argument_out_of_its_bound_is_a_protocol_error_in_the_tables_words) {
+  const Hello hello{3, 1, "", {}};
+  auto read_step = [&hello](Reader& r) { read<Step, bounds>(r, hello); };
+  auto step = [](std::int64_t stage, std::int64_t micro_batch, std::int64_t count) {
+    Writer w(16);
+    w.integer(stage).integer(micro_batch).integer(0).integer(count);
+    for (std::int64_t i = 0; i < count && i < 8; ++i) w.integer(1);
+    return body_of(w);
+  };
+  fails(step(3, 0, 0), read_step, "stage 3 is out of range [0, 2]");
+  fails(step(-1, 0, 0), read_step, "stage -1 is out of range [0, 2]");
+  fails(step(0, std::int64_t{1} << 40, 0), read_step,
+        "micro-batch 1099511627776 is out of range [-2147483648, 2147483647]");
+  fails(step(0, 0, 5), read_step, "gradient count 5 is out of range [0, 4]");
+  fails(step(0, 0, -1), read_step, "gradient count -1 is out of range [0, 4]");
+  // A length the frame does not hold ends at its end, not in an allocation of that length.
+  fails(body_of(Writer(16).integer(0).integer(0).integer(0).integer(4).integer(1)), read_step,
+        "cut short");
+  fails(body_of(Writer(16).integer(0).real(0.5)), read_step, "expected an integer");
+  fails(body_of(Writer(16).integer(0)), read_step, "cut short");
+  // Read without bounds, an integer keeps to its member's type, named by the member.
+  fails(
+      body_of(Writer(1).integer(1).real(1).text("").integer(1).integer(2)),
+      [](Reader& r) { read<Hello>(r); }, "failed 2 is out of range [0, 1]");
+  fails(
+      body_of(Writer(1).integer(std::int64_t{1} << 31)), [](Reader& r) { read<Hello>(r); },
+      "stages 2147483648 is out of range");
 }
 
 BOOST_AUTO_TEST_CASE(frames_over_the_caps_are_refused_before_they_are_read) {

@@ -8,7 +8,6 @@
 #include <boost/asio/cancellation_signal.hpp>
 #include <cstdint>
 #include <deque>
-#include <limits>
 #include <map>
 #include <optional>
 #include <overlap/handler.hpp>
@@ -17,6 +16,7 @@
 #include <utility>
 
 #include "../../core/operation.hpp"
+#include "../../protocol/described.hpp"
 #include "../../protocol/frames.hpp"
 #include "../../protocol/message.hpp"
 
@@ -31,29 +31,28 @@ class BadHandle : public std::runtime_error {
 };
 
 // A call as the judge reads it: its number (call order, from 1), its operation code and its
-// arguments, read in order. A field that is missing, of the wrong type or out of range is a
+// arguments. An argument that is missing, of the wrong type or out of its bound is a
 // protocol::ProtocolError: only a client that is not the kit's sends one.
 struct Call {
   std::int64_t number;
   std::uint16_t op;
   protocol::Reader& args;
 
-  // The next argument: any int; an index in [0, count); a handle (an earlier call's number, or
-  // 0 for an empty object: BadHandle for any other).
-  int value(const char* what) {
-    return static_cast<int>(
-        args.integer(std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), what));
+  // The arguments, whole, each within its bound in `Bounds` (the world's wire.hpp) given the
+  // hello the submission was sent.
+  template <typename T, const auto& Bounds, typename Hello>
+  T read(const Hello& hello) {
+    return protocol::read<T, Bounds>(args, hello);
   }
-  int index(int count, const char* what) {
-    return static_cast<int>(args.integer(0, count - 1, what));
-  }
-  std::int64_t handle(const char* what) {
-    const std::int64_t h = args.integer();
-    if (h < 0 || h >= number) {
-      throw BadHandle("handle " + std::to_string(h) + " (the " + what +
+  // Handle `h` of the arguments (the `what`), checked where the call uses it: an earlier call's
+  // number, or 0 for an empty object; BadHandle for any other.
+  std::int64_t handle(protocol::Handle h, const char* what) const {
+    const auto n = static_cast<std::int64_t>(h);
+    if (n < 0 || n >= number) {
+      throw BadHandle("handle " + std::to_string(n) + " (the " + what +
                       ") names no call made before this one: an object the cluster never issued");
     }
-    return h;
+    return n;
   }
 };
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../../protocol/described.hpp"
 #include "../../protocol/frames.hpp"
 #include "generated.hpp"
 #include "graded_exercise.hpp"
@@ -57,12 +58,13 @@ class WorldExercise final : public GradedExercise {
     sim.set_limits(sim::from_ms(20 * facts.baseline_ms), 5'000'000);
     typename W::State state(scenario, sim);
     Remote remote;
+    const typename W::Hello told = W::hello(scenario);
     protocol::Writer hello(static_cast<std::uint16_t>(protocol::Frame::hello));
     hello.integer(protocol::kVersion).text(W::name);
-    W::hello(scenario, hello);
+    protocol::write(hello, told);
     auto serve = [&](Call& call) {
       try {
-        W::serve(state, remote, call);
+        W::serve(state, told, remote, call);
       } catch (const BadHandle& e) {
         call.args.skip_rest();
         remote.refuse(sim, call.number, W::operations[call.op], e.what());

@@ -1,6 +1,7 @@
 // The world contract: what every exercise's world provides, once. A world W is a type naming
 //   W::Scenario   a world configuration, with a `name` and a `description`
 //   W::State      the simulated world behind the API, built on a simulator
+//   W::Hello      what the submission is told of a scenario (a described struct, wire.hpp)
 // and these static functions:
 //   name                    the exercise's name, as in the manifest ("pipeline")
 //   operations              its API's operations, by code (wire.hpp)
@@ -13,8 +14,9 @@
 //   facts(scenario)         baseline, bound and best known, with their derivations, for any
 //                           scenario, named or generated
 //   actors(scenario)        how many times train runs at once (one, or one per rank)
-//   hello(scenario, w)      the parameters the submission reads (sizes, budgets), for its client
-//   serve(state, remote, call)  applies one call of the submission (remote.hpp)
+//   hello(scenario)         the parameters the submission reads (sizes, budgets), for its client
+//   serve(state, hello, remote, call)  applies one call of the submission (remote.hpp), its
+//                           arguments bounded in the terms of the hello it was sent
 //   state(state, w)         the values the submission reads for free, sent with every batch
 //   outstanding(state)      the unfinished work, for a deadlock report
 //   check(state, sim)       the end-of-run checks of a run that returned: violations on `sim`
@@ -31,6 +33,7 @@
 
 #include "../../core/simulator.hpp"
 #include "../../grade/result.hpp"
+#include "../../protocol/described.hpp"
 #include "../../protocol/frames.hpp"
 #include "../../protocol/message.hpp"
 #include "facts.hpp"
@@ -43,7 +46,7 @@ template <typename W>
 concept World = requires(const typename W::Scenario& scenario, typename W::State& state,
                          const typename W::State& finished, sim::Simulator& sim,
                          grade::ScenarioResult& result, protocol::Writer& writer, Remote& remote,
-                         Call& call) {
+                         Call& call, const typename W::Hello& hello) {
   { W::name } -> std::convertible_to<std::string_view>;
   { W::operations[0] } -> std::convertible_to<protocol::Operation>;
   { W::table() } -> std::same_as<const ScenarioTable<typename W::Scenario>&>;
@@ -54,8 +57,9 @@ concept World = requires(const typename W::Scenario& scenario, typename W::State
   { W::facts(scenario) } -> std::same_as<ScenarioFacts>;
   requires std::constructible_from<typename W::State, const typename W::Scenario&, sim::Simulator&>;
   { W::actors(scenario) } -> std::same_as<int>;
-  { W::hello(scenario, writer) } -> std::same_as<void>;
-  { W::serve(state, remote, call) } -> std::same_as<void>;
+  { W::hello(scenario) } -> std::same_as<typename W::Hello>;
+  requires protocol::described::Struct<typename W::Hello>;
+  { W::serve(state, hello, remote, call) } -> std::same_as<void>;
   { W::state(finished, writer) } -> std::same_as<void>;
   { W::outstanding(finished) } -> std::same_as<std::string>;
   { W::check(finished, sim) } -> std::same_as<void>;

@@ -19,36 +19,35 @@ constexpr double kTolerance = 1e-12;
 
 }  // namespace
 
-void Contract::hello(const Scenario& sc, protocol::Writer& w) {
-  w.integer(sc.ranks).integer(sc.layers).integer(sc.param_buffers).integer(sc.grad_buffers);
+wire::Hello Contract::hello(const Scenario& sc) {
+  return {sc.ranks, sc.layers, sc.param_buffers, sc.grad_buffers};
 }
 
-void Contract::serve(State& world, worlds::Remote& remote, worlds::Call& call) {
+void Contract::serve(State& world, const wire::Hello& hello, worlds::Remote& remote,
+                     worlds::Call& call) {
+  if (call.op == wire::optimizer_step) {
+    const auto a = call.read<wire::OfRank, wire::bounds>(hello);
+    return world.start_optimizer_step(a.rank, remote.reply(call.number));
+  }
   if (call.op > wire::release) {
     throw protocol::ProtocolError(fmt::format("fsdp has no operation {}", call.op));
   }
-  // Every call names its rank first, then its layer, if any. A layer out of range is the world's
-  // to reject: a misuse a candidate's off-by-one makes, not a protocol error.
-  const int r = call.index(world.scenario().ranks, "rank");
+  const auto a = call.read<wire::OfLayer, wire::bounds>(hello);
   switch (call.op) {
     case wire::copy_in:
-      return world.start_copy_in(r, call.value("layer"), remote.reply(call.number));
+      return world.start_copy_in(a.rank, a.layer, remote.reply(call.number));
     case wire::all_gather:
-      return world.start_collective(r, detail::kAllGather, call.value("layer"),
-                                    remote.reply(call.number));
+      return world.start_collective(a.rank, detail::kAllGather, a.layer, remote.reply(call.number));
     case wire::forward:
-      return world.start_forward(r, call.value("layer"), remote.reply(call.number));
+      return world.start_forward(a.rank, a.layer, remote.reply(call.number));
     case wire::backward:
-      return world.start_backward(r, call.value("layer"), remote.reply(call.number));
+      return world.start_backward(a.rank, a.layer, remote.reply(call.number));
     case wire::reduce_scatter:
-      return world.start_collective(r, detail::kReduceScatter, call.value("layer"),
+      return world.start_collective(a.rank, detail::kReduceScatter, a.layer,
                                     remote.reply(call.number));
-    case wire::optimizer_step:
-      return world.start_optimizer_step(r, remote.reply(call.number));
     case wire::release:
-      return world.release(r, call.value("layer"));
+      return world.release(a.rank, a.layer);
   }
-  throw protocol::ProtocolError(fmt::format("fsdp has no operation {}", call.op));
 }
 
 void Contract::check(const detail::State& world, sim::Simulator& sim) {

@@ -1,18 +1,13 @@
-// The fsdp world's part of the protocol, shared by the judge and the submission's client.
-//   hello   ranks, layers, parameter buffers, gradient buffers (per rank; the same on every rank)
-//   calls   (operation, then its arguments; every call names the rank that makes it)
-//     copy_in         rank, layer  -> completion
-//     all_gather      rank, layer  -> completion
-//     forward         rank, layer  -> completion
-//     backward        rank, layer  -> completion
-//     reduce_scatter  rank, layer  -> completion
-//     optimizer_step  rank         -> completion
-//     release         rank, layer  -> nothing, at once
-//   state   nothing
+// The fsdp world's part of the protocol, shared by the judge and the submission's client: its
+// operations, and its hello and calls' arguments as described structs (protocol/described.hpp),
+// with the bounds the judge holds the arguments to. Every call names the rank that makes it, and
+// completes (release: at once) with no results. The judge sends no state.
 #pragma once
 
+#include <boost/describe/class.hpp>
 #include <cstdint>
 
+#include "../../protocol/described.hpp"
 #include "../../protocol/frames.hpp"
 
 namespace overlap::fsdp::wire {
@@ -29,5 +24,29 @@ enum Op : std::uint16_t {
 inline constexpr protocol::Operation operations[] = {
     {"copy_in", true},        {"all_gather", true},     {"forward", true}, {"backward", true},
     {"reduce_scatter", true}, {"optimizer_step", true}, {"release", false}};
+
+struct Hello {
+  int ranks, layers;
+  int param_buffers, grad_buffers;  // per rank; the same on every rank
+};
+BOOST_DESCRIBE_STRUCT(Hello, (), (ranks, layers, param_buffers, grad_buffers))
+
+// The arguments of optimizer_step.
+struct OfRank {
+  int rank;
+};
+BOOST_DESCRIBE_STRUCT(OfRank, (), (rank))
+// The arguments of every other operation. A layer out of range is the world's to reject: a
+// misuse a candidate's off-by-one makes, not a protocol error.
+struct OfLayer {
+  int rank, layer;
+};
+BOOST_DESCRIBE_STRUCT(OfLayer, (), (rank, layer))
+
+// The judge's bounds on the arguments above, in the hello's terms.
+inline constexpr protocol::Bound<Hello> bounds[] = {
+    {"rank", "rank", 0, [](const Hello& h) { return h.ranks - 1; }},
+    {"layer", "layer"},
+};
 
 }  // namespace overlap::fsdp::wire

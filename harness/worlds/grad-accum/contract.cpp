@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <optional>
 #include <utility>
 
@@ -93,59 +92,55 @@ void check_stop_ends_the_work(sim::Simulator& sim, sim::Time stopped) {
 
 }  // namespace
 
-void Contract::hello(const Scenario& sc, protocol::Writer& w) {
-  w.integer(sc.micro_batches)
-      .integer(sc.validate_every)
-      .integer(sc.snapshot_slots)
-      .integer(sc.patience)
-      .real(sc.min_delta)
-      .integer(sc.max_steps)
-      .integer(sc.validators)
-      .integer(static_cast<std::int64_t>(sc.worker_ms.size()));
-  for (double ms : sc.worker_ms) w.real(ms);
+wire::Hello Contract::hello(const Scenario& sc) {
+  return {sc.micro_batches, sc.validate_every, sc.snapshot_slots, sc.patience,
+          sc.min_delta,     sc.max_steps,      sc.validators,     sc.worker_ms};
 }
 
-void Contract::serve(State& run, worlds::Remote& remote, worlds::Call& call) {
+void Contract::serve(State& run, const wire::Hello& hello, worlds::Remote& remote,
+                     worlds::Call& call) {
   detail::State& world = run.world;
-  const Scenario& sc = world.scenario();
   detail::Objects& objects = world.objects();
   switch (call.op) {
     case wire::weights:
       return objects.weights.add(call.number, world.weights());
     case wire::snapshot:
       return objects.snapshots.add(call.number, world.snapshot());
-    case wire::stop:
-      return world.stop(objects.checkpoints.find(call.handle("checkpoint"), "checkpoint"));
+    case wire::stop: {
+      const auto a = call.read<wire::Stop, wire::bounds>(hello);
+      return world.stop(
+          objects.checkpoints.find(call.handle(a.checkpoint, "checkpoint"), "checkpoint"));
+    }
     case wire::compute: {
-      const int w = call.index(static_cast<int>(sc.worker_ms.size()), "worker");
-      const detail::Weights* weights = objects.weights.find(call.handle("weights"), "weights");
-      const int mb = call.value("micro-batch");
+      const auto a = call.read<wire::Compute, wire::bounds>(hello);
+      const detail::Weights* weights =
+          objects.weights.find(call.handle(a.weights, "weights"), "weights");
       // The gradient is the handle of the call; its facts go back in the completion.
       auto keep = [&gradients = objects.gradients, number = call.number](protocol::Writer& out,
                                                                          detail::Gradient g) {
-        out.integer(g.micro_batch).integer(g.step);
+        protocol::write(out, wire::GradientFacts{g.micro_batch, g.step});
         gradients.add(number, std::move(g));
       };
-      return world.start_compute(w, weights, mb,
+      return world.start_compute(a.worker, weights, a.micro_batch,
                                  remote.reply<detail::Gradient>(call.number, std::move(keep)));
     }
     case wire::validate: {
-      const int v = call.index(sc.validators, "validator");
+      const auto a = call.read<wire::Validate, wire::bounds>(hello);
       std::optional<detail::Snapshot> snapshot =
-          objects.snapshots.take(call.handle("snapshot"), "snapshot");
+          objects.snapshots.take(call.handle(a.snapshot, "snapshot"), "snapshot");
       auto keep = [&checkpoints = objects.checkpoints, number = call.number](protocol::Writer& out,
                                                                              detail::Checkpoint c) {
-        out.integer(c.step).real(c.loss);
+        protocol::write(out, wire::CheckpointFacts{c.step, c.loss});
         checkpoints.add(number, std::move(c));
       };
-      return world.start_validate(v, std::move(snapshot),
+      return world.start_validate(a.validator, std::move(snapshot),
                                   remote.reply<detail::Checkpoint>(call.number, std::move(keep)));
     }
     case wire::apply: {
-      const int count = call.index(std::numeric_limits<int>::max(), "gradient count");
+      const auto a = call.read<wire::Apply, wire::bounds>(hello);
       std::vector<std::optional<detail::Gradient>> gradients;
-      for (int i = 0; i < count; ++i) {
-        gradients.push_back(objects.gradients.take(call.handle("gradient"), "gradient"));
+      for (protocol::Handle h : a.gradients) {
+        gradients.push_back(objects.gradients.take(call.handle(h, "gradient"), "gradient"));
       }
       return world.start_apply(std::move(gradients), remote.reply(call.number));
     }
@@ -153,7 +148,9 @@ void Contract::serve(State& run, worlds::Remote& remote, worlds::Call& call) {
   throw protocol::ProtocolError(fmt::format("grad-accum has no operation {}", call.op));
 }
 
-void Contract::state(const Run& run, protocol::Writer& w) { w.integer(run.world.step()); }
+void Contract::state(const Run& run, protocol::Writer& w) {
+  protocol::write(w, wire::State{run.world.step()});
+}
 
 void Contract::check(const Run& run, sim::Simulator& sim) {
   const detail::State& world = run.world;

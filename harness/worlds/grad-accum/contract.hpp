@@ -27,6 +27,7 @@ struct Run {
 struct Contract {
   using Scenario = grad_accum::Scenario;
   using State = Run;
+  using Hello = wire::Hello;
   static constexpr std::string_view name = "grad-accum";
   static constexpr std::span<const protocol::Operation> operations = wire::operations;
 
@@ -35,8 +36,8 @@ struct Contract {
   static std::vector<grade::Parameter> parameters(const Scenario& scenario);
   static worlds::ScenarioFacts facts(const Scenario& scenario);
   static int actors(const Scenario&) { return 1; }
-  static void hello(const Scenario& scenario, protocol::Writer& w);
-  static void serve(State& run, worlds::Remote& remote, worlds::Call& call);
+  static Hello hello(const Scenario& scenario);
+  static void serve(State& run, const Hello& hello, worlds::Remote& remote, worlds::Call& call);
   static void state(const State& run, protocol::Writer& w);
   static std::string outstanding(const State& run) { return run.world.outstanding(); }
   static void check(const State& run, sim::Simulator& sim);

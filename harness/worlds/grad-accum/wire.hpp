@@ -1,20 +1,16 @@
-// The grad-accum world's part of the protocol, shared by the judge and the submission's client.
-//   hello   N (micro-batches per step), K (validate every), snapshot slots, patience, min_delta
-//           (a real), max steps, validators, workers, then per worker its ms per gradient (reals)
-//   calls   (operation, then its arguments; an object is its handle, 0 for an empty one)
-//     weights    nothing                            -> weights, at once (their step: the state's)
-//     snapshot   nothing                            -> snapshot, at once (its step: the state's)
-//     stop       checkpoint                         -> at once
-//     compute    worker, weights, micro-batch       -> completion: gradient's micro-batch, step
-//     validate   validator, snapshot                -> completion: checkpoint's step, loss (real)
-//     apply      count, then that many gradients    -> completion
-//   state   the step (optimizer steps applied so far)
-// Weights and checkpoints are copies on the client: a call reads them and they stay. Gradients
-// and snapshots are move-only: apply and validate consume theirs.
+// The grad-accum world's part of the protocol, shared by the judge and the submission's client:
+// its operations, and its hello, state, calls' arguments and results as described structs
+// (protocol/described.hpp), with the bounds the judge holds the arguments to. An object is its
+// handle, 0 for an empty one. Weights and checkpoints are copies on the client: a call reads
+// them and they stay. Gradients and snapshots are move-only: apply and validate consume theirs.
 #pragma once
 
+#include <boost/describe/class.hpp>
 #include <cstdint>
+#include <limits>
+#include <vector>
 
+#include "../../protocol/described.hpp"
 #include "../../protocol/frames.hpp"
 
 namespace overlap::grad_accum::wire {
@@ -23,5 +19,64 @@ enum Op : std::uint16_t { weights, snapshot, stop, compute, validate, apply };
 inline constexpr protocol::Operation operations[] = {{"weights", false}, {"snapshot", false},
                                                      {"stop", false},    {"compute", true},
                                                      {"validate", true}, {"apply", true}};
+
+struct Hello {
+  int micro_batches;   // N: per optimizer step
+  int validate_every;  // K
+  int snapshot_slots, patience;
+  double min_delta;
+  int max_steps, validators;
+  std::vector<double> worker_ms;  // per worker: its ms per gradient
+};
+BOOST_DESCRIBE_STRUCT(Hello, (),
+                      (micro_batches, validate_every, snapshot_slots, patience, min_delta,
+                       max_steps, validators, worker_ms))
+
+// Sent with every batch.
+struct State {
+  int step;  // optimizer steps applied so far
+};
+BOOST_DESCRIBE_STRUCT(State, (), (step))
+
+// weights and snapshot take nothing and make their object at once (its step: the state's).
+struct Stop {  // at once
+  protocol::Handle checkpoint;
+};
+BOOST_DESCRIBE_STRUCT(Stop, (), (checkpoint))
+struct Compute {  // completes with a GradientFacts
+  int worker;
+  protocol::Handle weights;
+  int micro_batch;
+};
+BOOST_DESCRIBE_STRUCT(Compute, (), (worker, weights, micro_batch))
+struct Validate {  // completes with a CheckpointFacts
+  int validator;
+  protocol::Handle snapshot;
+};
+BOOST_DESCRIBE_STRUCT(Validate, (), (validator, snapshot))
+struct Apply {  // completes
+  std::vector<protocol::Handle> gradients;
+};
+BOOST_DESCRIBE_STRUCT(Apply, (), (gradients))
+
+struct GradientFacts {
+  int micro_batch, step;
+};
+BOOST_DESCRIBE_STRUCT(GradientFacts, (), (micro_batch, step))
+struct CheckpointFacts {
+  int step;
+  double loss;
+};
+BOOST_DESCRIBE_STRUCT(CheckpointFacts, (), (step, loss))
+
+// The judge's bounds on the arguments above, in the hello's terms.
+inline constexpr protocol::Bound<Hello> bounds[] = {
+    {"worker", "worker", 0,
+     [](const Hello& h) { return static_cast<int>(h.worker_ms.size()) - 1; }},
+    {"validator", "validator", 0, [](const Hello& h) { return h.validators - 1; }},
+    {"micro_batch", "micro-batch"},
+    {"gradients", "gradient count", 0,
+     [](const Hello&) { return std::numeric_limits<int>::max() - 1; }},
+};
 
 }  // namespace overlap::grad_accum::wire

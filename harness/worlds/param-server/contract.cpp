@@ -68,50 +68,50 @@ void add_paths(const detail::State& world, std::vector<std::string>& paths) {
 
 }  // namespace
 
-void Contract::hello(const Scenario& sc, protocol::Writer& w) {
-  w.integer(sc.workers()).integer(sc.mini_batches).integer(sc.staleness_bound);
-  for (double ms : sc.worker_ms) w.real(ms);
+wire::Hello Contract::hello(const Scenario& sc) {
+  return {sc.mini_batches, sc.staleness_bound, sc.worker_ms};
 }
 
-void Contract::serve(State& world, worlds::Remote& remote, worlds::Call& call) {
-  const int workers = world.scenario().workers();
+void Contract::serve(State& world, const wire::Hello& hello, worlds::Remote& remote,
+                     worlds::Call& call) {
   auto& pulled = world.pulled();
   auto& gradients = world.gradients();
   // The objects a call makes are the handle of its number; their facts go back in the completion.
   auto keep_weights = [&pulled, number = call.number](protocol::Writer& w,
                                                       detail::WeightsObject weights) {
-    w.integer(weights.version).integer(weights.worker);
+    protocol::write(w, wire::WeightsFacts{weights.version, weights.worker});
     pulled.add(number, std::move(weights));
   };
   auto keep_gradient = [&gradients, number = call.number](protocol::Writer& w,
                                                           detail::GradientObject gradient) {
-    w.integer(gradient.mini_batch).integer(gradient.version).integer(gradient.worker);
+    protocol::write(w, wire::GradientFacts{gradient.mini_batch, gradient.version, gradient.worker});
     gradients.add(number, std::move(gradient));
   };
   switch (call.op) {
     case wire::pull: {
-      const int w = call.index(workers, "worker");
-      return world.start_pull(w, remote.reply<detail::WeightsObject>(call.number, keep_weights));
+      const auto a = call.read<wire::Pull, wire::bounds>(hello);
+      return world.start_pull(a.worker,
+                              remote.reply<detail::WeightsObject>(call.number, keep_weights));
     }
     case wire::compute: {
-      const int w = call.index(workers, "worker");
-      auto weights =
-          pulled.take(call.handle("weights"), "weights").value_or(detail::WeightsObject{});
-      const int mb = call.value("mini-batch");
-      return world.start_compute(w, std::move(weights), mb,
+      const auto a = call.read<wire::Compute, wire::bounds>(hello);
+      auto weights = pulled.take(call.handle(a.weights, "weights"), "weights")
+                         .value_or(detail::WeightsObject{});
+      return world.start_compute(a.worker, std::move(weights), a.mini_batch,
                                  remote.reply<detail::GradientObject>(call.number, keep_gradient));
     }
     case wire::push: {
-      const int w = call.index(workers, "worker");
-      auto gradient =
-          gradients.take(call.handle("gradient"), "gradient").value_or(detail::GradientObject{});
-      return world.start_push(w, std::move(gradient), remote.reply(call.number));
+      const auto a = call.read<wire::Push, wire::bounds>(hello);
+      auto gradient = gradients.take(call.handle(a.gradient, "gradient"), "gradient")
+                          .value_or(detail::GradientObject{});
+      return world.start_push(a.worker, std::move(gradient), remote.reply(call.number));
     }
     case wire::apply_average: {
-      // At most W + 1: the client sends no more (wire.hpp).
-      std::vector<detail::GradientObject> sent(call.index(workers + 2, "gradient count"));
-      for (auto& g : sent) {
-        g = gradients.take(call.handle("gradient"), "gradient").value_or(detail::GradientObject{});
+      const auto a = call.read<wire::ApplyAverage, wire::bounds>(hello);
+      std::vector<detail::GradientObject> sent;
+      for (protocol::Handle h : a.gradients) {
+        sent.push_back(gradients.take(call.handle(h, "gradient"), "gradient")
+                           .value_or(detail::GradientObject{}));
       }
       return world.start_apply_average(std::move(sent), remote.reply(call.number));
     }
@@ -120,8 +120,9 @@ void Contract::serve(State& world, worlds::Remote& remote, worlds::Call& call) {
 }
 
 void Contract::state(const State& world, protocol::Writer& w) {
-  w.integer(world.version());
-  for (int i = 0; i < world.scenario().workers(); ++i) w.integer(world.failed(i) ? 1 : 0);
+  wire::State state{world.version(), {}};
+  for (int i = 0; i < world.scenario().workers(); ++i) state.failed.push_back(world.failed(i));
+  protocol::write(w, state);
 }
 
 void Contract::check(const detail::State& world, sim::Simulator& sim) {

@@ -16,6 +16,7 @@ namespace overlap::param_server {
 struct Contract {
   using Scenario = param_server::Scenario;
   using State = detail::State;
+  using Hello = wire::Hello;
   static constexpr std::string_view name = "param-server";
   static constexpr std::span<const protocol::Operation> operations = wire::operations;
 
@@ -24,8 +25,8 @@ struct Contract {
   static std::vector<grade::Parameter> parameters(const Scenario& scenario);
   static worlds::ScenarioFacts facts(const Scenario& scenario);
   static int actors(const Scenario&) { return 1; }
-  static void hello(const Scenario& scenario, protocol::Writer& w);
-  static void serve(State& world, worlds::Remote& remote, worlds::Call& call);
+  static Hello hello(const Scenario& scenario);
+  static void serve(State& world, const Hello& hello, worlds::Remote& remote, worlds::Call& call);
   static void state(const State& world, protocol::Writer& w);
   static std::string outstanding(const State& world) { return world.outstanding(); }
   static void check(const State& world, sim::Simulator& sim);

@@ -83,47 +83,45 @@ void add_paths(const detail::State& world, const grade::ScenarioResult& result,
 
 }  // namespace
 
-void Contract::hello(const Scenario& sc, protocol::Writer& w) {
+wire::Hello Contract::hello(const Scenario& sc) {
   const model::Shape shape = model::shape_for(sc.stages(), sc.micro_batches);
-  w.integer(sc.stages()).integer(sc.micro_batches).integer(sc.steps).integer(shape.rows);
-  for (int budget : sc.stashes) w.integer(budget);
-  for (int width : shape.widths) w.integer(width);
+  return {sc.micro_batches, sc.steps, shape.rows, sc.stashes, shape.widths};
 }
 
-void Contract::serve(State& world, worlds::Remote& remote, worlds::Call& call) {
-  const int stages = world.scenario().stages();
+void Contract::serve(State& world, const wire::Hello& hello, worlds::Remote& remote,
+                     worlds::Call& call) {
   auto& tensors = world.tensors();
   // A tensor a call makes is the handle of its number; its shape goes back in the completion.
   auto keep = [&tensors, number = call.number](protocol::Writer& w, model::Matrix m) {
-    w.integer(m.rows()).integer(m.cols());
+    protocol::write(w, wire::Shape{m.rows(), m.cols()});
     tensors.add(number, std::move(m));
   };
   switch (call.op) {
     case wire::input: {
-      const int step = call.value("step");
-      const int mb = call.value("micro-batch");
-      return tensors.add(call.number, world.input(step, mb));
+      const auto a = call.read<wire::Input, wire::bounds>(hello);
+      return tensors.add(call.number, world.input(a.step, a.micro_batch));
     }
     case wire::loss_gradient: {
-      const int step = call.value("step");
-      const int mb = call.value("micro-batch");
-      const model::Matrix* output = tensors.find(call.handle("output"), "tensor");
-      return tensors.add(call.number, world.loss_gradient(step, mb, output));
+      const auto a = call.read<wire::LossGradient, wire::bounds>(hello);
+      const model::Matrix* output = tensors.find(call.handle(a.output, "output"), "tensor");
+      return tensors.add(call.number, world.loss_gradient(a.step, a.micro_batch, output));
     }
     case wire::forward: {
-      const int s = call.index(stages, "stage");
-      const int mb = call.value("micro-batch");
-      const model::Matrix* x = tensors.find(call.handle("input"), "tensor");
-      return world.start_forward(s, mb, x, remote.reply<model::Matrix>(call.number, keep));
+      const auto a = call.read<wire::Forward, wire::bounds>(hello);
+      const model::Matrix* x = tensors.find(call.handle(a.input, "input"), "tensor");
+      return world.start_forward(a.stage, a.micro_batch, x,
+                                 remote.reply<model::Matrix>(call.number, keep));
     }
     case wire::backward: {
-      const int s = call.index(stages, "stage");
-      const int mb = call.value("micro-batch");
-      const model::Matrix* grad = tensors.find(call.handle("gradient"), "tensor");
-      return world.start_backward(s, mb, grad, remote.reply<model::Matrix>(call.number, keep));
+      const auto a = call.read<wire::Backward, wire::bounds>(hello);
+      const model::Matrix* grad = tensors.find(call.handle(a.gradient, "gradient"), "tensor");
+      return world.start_backward(a.stage, a.micro_batch, grad,
+                                  remote.reply<model::Matrix>(call.number, keep));
     }
-    case wire::optimizer_step:
-      return world.start_optimizer_step(call.index(stages, "stage"), remote.reply(call.number));
+    case wire::optimizer_step: {
+      const auto a = call.read<wire::OptimizerStep, wire::bounds>(hello);
+      return world.start_optimizer_step(a.stage, remote.reply(call.number));
+    }
   }
   throw protocol::ProtocolError(fmt::format("pipeline has no operation {}", call.op));
 }

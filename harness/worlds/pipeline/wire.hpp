@@ -1,17 +1,14 @@
-// The pipeline world's part of the protocol, shared by the judge and the submission's client.
-//   hello   stages p, micro-batches m, steps, rows per micro-batch, then per stage its stash
-//           budget, then the p + 1 layer widths (stage s maps widths[s] to widths[s + 1])
-//   calls   (operation, then its arguments; a tensor is its handle)
-//     input           step, micro-batch                -> tensor, at once
-//     loss_gradient   step, micro-batch, output tensor -> tensor, at once
-//     forward         stage, micro-batch, x            -> completion: rows, cols
-//     backward        stage, micro-batch, gradient     -> completion: rows, cols
-//     optimizer_step  stage                            -> completion
-//   state   nothing
+// The pipeline world's part of the protocol, shared by the judge and the submission's client:
+// its operations, and its hello, calls' arguments and results as described structs
+// (protocol/described.hpp), with the bounds the judge holds the arguments to. A tensor is its
+// handle. The judge sends no state.
 #pragma once
 
+#include <boost/describe/class.hpp>
 #include <cstdint>
+#include <vector>
 
+#include "../../protocol/described.hpp"
 #include "../../protocol/frames.hpp"
 
 namespace overlap::pipeline::wire {
@@ -22,5 +19,51 @@ inline constexpr protocol::Operation operations[] = {{"input", false},
                                                      {"forward", true},
                                                      {"backward", true},
                                                      {"optimizer_step", true}};
+
+struct Hello {
+  int micro_batches, steps;
+  int rows;                        // per micro-batch
+  std::vector<int> stash_budgets;  // per stage: p of them
+  std::vector<int> widths;         // p + 1: stage s maps widths[s] to widths[s + 1]
+  int stages() const { return static_cast<int>(stash_budgets.size()); }
+};
+BOOST_DESCRIBE_STRUCT(Hello, (), (micro_batches, steps, rows, stash_budgets, widths))
+
+// input and loss_gradient make a tensor at once; forward and backward complete with one's Shape.
+struct Input {
+  int step, micro_batch;
+};
+BOOST_DESCRIBE_STRUCT(Input, (), (step, micro_batch))
+struct LossGradient {
+  int step, micro_batch;
+  protocol::Handle output;
+};
+BOOST_DESCRIBE_STRUCT(LossGradient, (), (step, micro_batch, output))
+struct Forward {
+  int stage, micro_batch;
+  protocol::Handle input;
+};
+BOOST_DESCRIBE_STRUCT(Forward, (), (stage, micro_batch, input))
+struct Backward {
+  int stage, micro_batch;
+  protocol::Handle gradient;
+};
+BOOST_DESCRIBE_STRUCT(Backward, (), (stage, micro_batch, gradient))
+struct OptimizerStep {
+  int stage;
+};
+BOOST_DESCRIBE_STRUCT(OptimizerStep, (), (stage))
+
+struct Shape {
+  int rows, cols;
+};
+BOOST_DESCRIBE_STRUCT(Shape, (), (rows, cols))
+
+// The judge's bounds on the arguments above, in the hello's terms.
+inline constexpr protocol::Bound<Hello> bounds[] = {
+    {"stage", "stage", 0, [](const Hello& h) { return h.stages() - 1; }},
+    {"step", "step"},
+    {"micro_batch", "micro-batch"},
+};
 
 }  // namespace overlap::pipeline::wire

@@ -1,0 +1,29 @@
+// The protocol benchmark's part of the protocol, as a world's wire.hpp declares one: its hello
+// and its one call's arguments, described, with the judge's bound on them. The benchmark so
+// goes the way every world's calls go (protocol/described.hpp).
+#pragma once
+
+#include <boost/describe/class.hpp>
+#include <cstdint>
+
+#include "../protocol/described.hpp"
+
+namespace overlap::bench {
+
+struct Hello {
+  int devices;
+  std::int64_t operations_per_device;
+};
+BOOST_DESCRIBE_STRUCT(Hello, (), (devices, operations_per_device))
+
+// A 1 ms operation on a device.
+struct Work {
+  int device;
+};
+BOOST_DESCRIBE_STRUCT(Work, (), (device))
+
+inline constexpr protocol::Bound<Hello> bounds[] = {
+    {"device", "device", 0, [](const Hello& h) { return h.devices - 1; }},
+};
+
+}  // namespace overlap::bench
