@@ -48,13 +48,15 @@ po::options_description grade_options() {
 }
 
 std::string grade_option_list() {
+  const po::options_description options = grade_options();
   std::string list;
-  for (const auto& option : grade_options().options()) {
+  for (const auto& option : options.options()) {
     if (!list.empty()) list += ", ";
     list += option->canonical_display_name(po::command_line_style::allow_long);
+    if (option->semantic()->max_tokens() == 0) continue;  // a switch
     // The value's name, without the default that program_options appends: " (=10)".
     const std::string value = option->semantic()->name();
-    if (!value.empty()) list += " " + value.substr(0, value.find(" (="));
+    list += " " + value.substr(0, value.find(" (="));
   }
   return list;
 }

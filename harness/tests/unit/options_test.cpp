@@ -25,8 +25,9 @@ std::set<std::string> readme_options(const std::string& readme) {
 }
 
 std::set<std::string> table_options() {
+  const auto options = overlap::grade::grade_options();
   std::set<std::string> names;
-  for (const auto& option : overlap::grade::grade_options().options()) {
+  for (const auto& option : options.options()) {
     names.insert("--" + option->long_name());
   }
   return names;
