@@ -92,13 +92,23 @@ po::variables_map parse_options(int argc, char** argv) {
   // Without guessing: --sol is not --solution, as the script reads the options it acts on.
   const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
   po::variables_map args;
-  po::store(po::command_line_parser(argc, argv)
-                .options(judge_options())
-                .positional(positional)
-                .style(style)
-                .run(),
-            args);
-  po::notify(args);
+  try {
+    po::store(po::command_line_parser(argc, argv)
+                  .options(judge_options())
+                  .positional(positional)
+                  .style(style)
+                  .run(),
+              args);
+    po::notify(args);
+  } catch (const po::error& e) {
+    throw OptionError(std::string(e.what()) + "; valid options: " + grade_option_list());
+  }
+  if (args.count("compiler")) {
+    const std::string compiler = args["compiler"].as<std::string>();
+    if (compiler != "clang" && compiler != "gcc") {
+      throw OptionError("unknown compiler '" + compiler + "'; valid compilers: clang, gcc");
+    }
+  }
   return args;
 }
 

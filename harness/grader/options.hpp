@@ -4,6 +4,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,14 @@ std::string grade_option_list();
 // The judge's options: grade's, then its own.
 boost::program_options::options_description judge_options();
 
-// The command line parsed against judge_options(), the exercise its first argument; no prefix of
-// an option stands for it. Throws boost::program_options::error.
+// A command line the options table rejects; the message says what to give instead.
+struct OptionError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The command line parsed against judge_options(), the exercise its first argument (no prefix of
+// an option stands for it), and checked as far as the table goes: an unknown option, a missing or
+// malformed value, an unknown compiler. Throws OptionError.
 boost::program_options::variables_map parse_options(int argc, char** argv);
 
 }  // namespace overlap::grade
