@@ -228,10 +228,6 @@ int debug(const worlds::GradedExercise& exercise, const std::string& scenario,
   return 0;
 }
 
-}  // namespace
-
-namespace {
-
 // What a grade was asked for, checked: the command line parsed, its scenarios drawn.
 struct Request {
   po::variables_map args;
@@ -308,15 +304,15 @@ void check_namespaces() {
     throw Stop{kGraderError, fmt::format("grader error: cannot try the sandbox: {}", e.what())};
   }
   if (!why.empty()) {
-    throw Stop{kGraderError,
-               fmt::format("grader error: the sandbox cannot be made here: {}", why)};
+    throw Stop{kGraderError, fmt::format("grader error: the sandbox cannot be made here: {}", why)};
   }
 }
 
 void print_help(const worlds::GradedExercise& exercise) {
-  fmt::print("usage: ./overlap grade {0} [grade options]\n  (the judge: overlap-judge-{0} {0} "
-             "--submission FILE [options])\n",
-             exercise.name());
+  fmt::print(
+      "usage: ./overlap grade {0} [grade options]\n  (the judge: overlap-judge-{0} {0} "
+      "--submission FILE [options])\n",
+      exercise.name());
   std::cout << judge_options();
   fmt::print("scenarios: {}\n", valid_scenarios(exercise));
 }
@@ -420,10 +416,10 @@ std::string build(const Request& request, const std::optional<std::string>& grad
   if (auto* failure = std::get_if<BuildFailure>(&built)) {
     const std::string messages = compiler_messages(failure->message);
     fmt::print(stderr, "{}", messages);
-    record(request, session::build_failure_event(
-                        *graded, recorded_at(request.args), request.selection.seed,
-                        request.scenarios.scenario.value_or(""), request.scenarios.generated,
-                        messages));
+    record(request,
+           session::build_failure_event(*graded, recorded_at(request.args), request.selection.seed,
+                                        request.scenarios.scenario.value_or(""),
+                                        request.scenarios.generated, messages));
     throw Stop{kBuildFailed, "the submission was not graded: it did not build (see above)"};
   }
   return std::get<Built>(built).program;
@@ -431,7 +427,7 @@ std::string build(const Request& request, const std::optional<std::string>& grad
 
 // Every scenario selected, run and judged. `graded`: the bytes whose fingerprint the report gives.
 Report grade_scenarios(const Request& request, const Runnable& submission,
-             const std::optional<std::string>& graded) {
+                       const std::optional<std::string>& graded) {
   const auto started = std::chrono::steady_clock::now();
   const worlds::GradedExercise& exercise = *request.exercise;
   Report report;
@@ -468,7 +464,8 @@ Report grade_scenarios(const Request& request, const Runnable& submission,
 
 // The report printed (whole, or its summary), recorded in the session, and written to the files
 // asked for; the grade's exit code.
-int write_reports(const Request& request, const Report& report, const std::optional<std::string>& graded) {
+int write_reports(const Request& request, const Report& report,
+                  const std::optional<std::string>& graded) {
   const po::variables_map& args = request.args;
   std::ostringstream printed;
   report::print_text(report, printed);

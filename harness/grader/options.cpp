@@ -10,7 +10,7 @@ namespace po = boost::program_options;
 
 po::options_description grade_options() {
   po::options_description options("grade options");
-  options.add_options()                                                                 //
+  options.add_options()                                                                   //
       ("solution", "grade the kit's reference solution, solutions/<exercise>/train.cpp")  //
       ("submission", po::value<std::string>()->value_name("FILE"),
        "grade this train.cpp, from anywhere (default: exercises/<exercise>/train.cpp)")  //
@@ -39,7 +39,7 @@ po::options_description grade_options() {
        "print each scenario's verdict and first violation and the total, not the whole report "
        "(what watch shows)")  //
       ("time-limit", po::value<double>()->value_name("S")->default_value(10),
-       "real seconds a scenario may take before it fails")  //
+       "real seconds a scenario may take before it fails")                         //
       ("gdb", "run one scenario's submission under gdb: no deadline, no verdict")  //
       ("no-sandbox",
        "build and run the submission without the sandbox's namespaces, for a machine that cannot "
@@ -63,9 +63,9 @@ std::string grade_option_list() {
 
 po::options_description judge_options() {
   po::options_description own("the judge's own (the script and the kit's tests set them)");
-  own.add_options()                                                                        //
-      ("help,h", "this help")                                                              //
-      ("exercise", po::value<std::string>(), "the exercise (the first argument)")          //
+  own.add_options()                                                                //
+      ("help,h", "this help")                                                      //
+      ("exercise", po::value<std::string>(), "the exercise (the first argument)")  //
       ("program", po::value<std::string>()->value_name("FILE"),
        "grade a submission already built (its shared object)")  //
       ("saved", po::value<std::string>()->value_name("FILE"),

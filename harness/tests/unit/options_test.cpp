@@ -73,8 +73,7 @@ BOOST_AUTO_TEST_CASE(a_readme_that_misses_or_invents_an_option_is_caught) {
   BOOST_TEST(difference(readme_options(without_seed), table_options()) ==
              "the README misses --seed");
   const std::string with_fast = readme + "\n./overlap grade pipeline --fast   # faster\n";
-  BOOST_TEST(difference(readme_options(with_fast), table_options()) ==
-             "the README invents --fast");
+  BOOST_TEST(difference(readme_options(with_fast), table_options()) == "the README invents --fast");
 }
 
 BOOST_AUTO_TEST_CASE(a_usage_error_lists_the_table_in_order_with_value_names) {
