@@ -503,9 +503,10 @@ int main(int argc, char** argv) {
     const Scratch scratch;
     std::optional<std::string> graded = read_graded(request);
     if (graded) saved_again.emplace(request.source, request.shown, *graded);
-    Runnable submission{.program = build(request, graded, scratch)};
+    const std::string program = build(request, graded, scratch);
+    Runnable submission;
     try {
-      submission.launcher = launcher_of(request.exercise->name());
+      submission = {launcher_of(request.exercise->name()), program};
       if (request.args.count("gdb")) {
         return debug(*request.exercise, request.selection.scenarios.front().name, submission);
       }
