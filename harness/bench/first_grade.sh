@@ -65,9 +65,10 @@ for exercise in "${exercises[@]}"; do
     "$(git -C "$clone" rev-parse --short HEAD)" "$what" \
     "$(awk -v a="$configured" -v b="$graded" 'BEGIN { print a + b }')" "$(nproc)" "$configured" \
     "$part" "$graded" "${run:+($run)}"
-  awk '$3 ~ /\.(o|pch)$/ {
+  awk '$3 ~ /\.(o|pch|gch)$/ {
          target = $3
          sub(/^.*CMakeFiles\//, "", target); sub(/\.dir\/.*$/, "", target)
+         sub(/^.*submission_pch\/.*$/, "overlap_submission_pch", target)
          seconds[target] += $1 + $2; files[target]++; total += $1 + $2 }
        END {
          for (t in seconds) printf "  %6.1f s CPU  %2d compile(s)  %s\n", seconds[t], files[t], t

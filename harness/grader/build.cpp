@@ -28,6 +28,7 @@ namespace fs = std::filesystem;
 struct Recipe {
   std::vector<std::string> compile, link;
   std::map<std::string, std::string> launcher, header;  // by exercise
+  std::string pch;  // the folder of the precompiled header, which the compile reads
 };
 
 Recipe load_recipe() {
@@ -43,6 +44,8 @@ Recipe load_recipe() {
       r.compile.push_back(line);
     } else if (section == "[link]") {
       r.link.push_back(line);
+    } else if (section == "[pch]") {
+      r.pch = line;
     } else {
       const auto space = line.find(' ');
       (section == "[launcher]" ? r.launcher : r.header)[line.substr(0, space)] =
@@ -266,8 +269,8 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
   for (const auto& a : recipe.link) link.push_back(fill(a, values));
   const fs::path preprocessed = out / "train.ii";
   const std::vector<std::string> preprocess = preprocess_of(compile, preprocessed);
-  const fs::path pch =
-      fs::path(OVERLAP_BUILD_RECIPE).parent_path() / "CMakeFiles" / "overlap_submission_pch.dir";
+  if (recipe.pch.empty()) throw std::runtime_error("the build recipe names no precompiled header");
+  const fs::path pch = recipe.pch;
   const fs::path kit = fs::path(OVERLAP_SOURCE_DIR) / "harness";
 
   sandbox::EmptyRoot compiling = build_root(out), preprocessing = build_root(out),

@@ -14,6 +14,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -28,6 +29,7 @@
 #include "../worlds/common/graded_exercise.hpp"
 #include "build.hpp"
 #include "files.hpp"
+#include "options.hpp"
 #include "program.hpp"
 #include "sandbox_host.hpp"
 #include "scratch.hpp"
@@ -48,10 +50,11 @@ constexpr double kBuildSeconds = 120;   // the compile and link of one submissio
 constexpr double kMaxTimeLimit = 3600;  // --time-limit, seconds
 constexpr std::uintmax_t kMaxSourceBytes = 16 << 20;
 
-// The graded file as the report names it.
-std::string shown_name(const po::variables_map& args, const std::string& graded) {
-  return args.count("submission-name") ? args["submission-name"].as<std::string>() : graded;
-}
+// A grade stopped before its end: its exit code, and why (nothing more for --help).
+struct Stop {
+  int code;
+  std::string message;  // said as "overlap: <message>"
+};
 
 // The compiler's messages as the candidate needs them: without the lines that point into the
 // kit's own main, which includes the submission.
@@ -102,7 +105,7 @@ std::string unwritable(const std::string& path) {
 
 // Before anything is built or graded: every report file can be written, and no two are one (nor
 // the graded file).
-bool report_files_usable(const po::variables_map& args) {
+void check_report_files(const po::variables_map& args, const std::string& source) {
   const auto canonical = [](const std::string& file) {
     std::error_code error;
     std::filesystem::path path =
@@ -110,8 +113,8 @@ bool report_files_usable(const po::variables_map& args) {
     return error ? std::filesystem::absolute(file).lexically_normal() : path;
   };
   std::vector<std::pair<const char*, std::filesystem::path>> seen;
-  if (args.count("submission")) {  // a report must not overwrite the graded file
-    seen.emplace_back("submission", canonical(args["submission"].as<std::string>()));
+  if (!source.empty()) {  // a report must not overwrite the graded file
+    seen.emplace_back(args.count("solution") ? "solution" : "submission", canonical(source));
   }
   for (const char* option : kReportOptions) {
     if (!args.count(option)) continue;
@@ -119,9 +122,8 @@ bool report_files_usable(const po::variables_map& args) {
     const std::filesystem::path path = canonical(file);
     for (const auto& [other, other_path] : seen) {
       if (path == other_path) {
-        fmt::print(stderr, "overlap: --{} and --{} name the same file, {}: give each its own\n",
-                   other, option, file);
-        return false;
+        throw Stop{kUsage, fmt::format("--{} and --{} name the same file, {}: give each its own",
+                                       other, option, file)};
       }
     }
     seen.emplace_back(option, path);
@@ -130,11 +132,9 @@ bool report_files_usable(const po::variables_map& args) {
     if (!args.count(option)) continue;
     const std::string file = args[option].as<std::string>();
     if (const std::string why = unwritable(file); !why.empty()) {
-      fmt::print(stderr, "overlap: cannot write --{} {}: {}\n", option, file, why);
-      return false;
+      throw Stop{kUsage, fmt::format("cannot write --{} {}: {}", option, file, why)};
     }
   }
-  return true;
 }
 
 bool write_file(const std::string& path, const std::string& text) {
@@ -228,270 +228,297 @@ int debug(const worlds::GradedExercise& exercise, const std::string& scenario,
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  // A program that dies makes our writes fail with EPIPE, not kill the judge.
-  ::signal(SIGPIPE, SIG_IGN);
-  po::options_description options("options");
-  options.add_options()                                                                         //
-      ("help,h", "this help")                                                                   //
-      ("exercise", po::value<std::string>(), "the exercise (first argument)")                   //
-      ("program", po::value<std::string>(), "a built submission (its shared object) to grade")  //
-      ("submission", po::value<std::string>(), "a train.cpp to build and grade")                //
-      ("scenario", po::value<std::string>(),
-       "grade one scenario (a name, or seed-S-k), or 'named', 'generated' or 'stretch' "
-       "(default: named and generated)")  //
-      ("seed", po::value<std::uint64_t>(),
-       "the seed of the generated scenarios (default: the public seed 1)")  //
-      ("generated", po::value<int>()->default_value(worlds::kDefaultGenerated),
-       "how many generated scenarios to grade")  //
-      ("replay", po::value<std::string>(),
-       "grade exactly the scenarios of this JSON report (its seed and names)")  //
-      ("interviewer",
-       "show how each best known makespan is reached, and list the stretch scenarios (not for "
-       "the candidate)")                                                                     //
-      ("json", po::value<std::string>(), "write the versioned JSON report to this file")     //
-      ("trace", po::value<std::string>(), "write a Chrome trace (Perfetto) to this file")    //
-      ("html", po::value<std::string>(), "write a self-contained HTML report to this file")  //
-      ("time-limit", po::value<double>()->default_value(10),
-       "real seconds a scenario may take before it fails")  //
-      ("saved", po::value<std::string>(),
-       "grade this copy of --submission, taken when the command started (the report still names "
-       "--submission, and says if the file has been saved again since)")                          //
-      ("submission-name", po::value<std::string>(), "the graded file, as the report names it")    //
-      ("source", po::value<std::string>(), "the graded file, for its fingerprint in the report")  //
-      ("session", po::value<std::string>(),
-       "append this grade to the current session of this sessions folder (the candidate's "
-       "file, graded through the script)")  //
-      ("recorded-at", po::value<std::int64_t>(),
-       "the time the session records for this grade, in seconds since the epoch (a regrade of "
-       "an imported session keeps the candidate's times)")                                    //
-      ("gdb", "run the submission program under gdb, one scenario, no deadline: no verdict")  //
-      ("no-sandbox",
-       "build and run the submission without the sandbox's namespaces (the system-call filter "
-       "and the limits stay; the report says so): for a machine that cannot make them");
-  po::positional_options_description positional;
-  positional.add("exercise", 1);
+// What a grade was asked for, checked: the command line parsed, its scenarios drawn.
+struct Request {
   po::variables_map args;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(options).positional(positional).run(),
-              args);
-    po::notify(args);
-  } catch (const po::error& e) {
-    fmt::print(stderr,
-               "overlap: {}; valid options: --scenario NAME, --seed S, --generated N, "
-               "--replay FILE, --interviewer, --program FILE, --json FILE, --trace FILE, "
-               "--html FILE, --time-limit SECONDS, --saved FILE, --submission-name NAME, "
-               "--source FILE, "
-               "--gdb, --no-sandbox\n",
-               e.what());
-    return kUsage;
+  std::unique_ptr<const worlds::GradedExercise> exercise;
+  SelectionRequest scenarios;
+  Selection selection;
+  double time_limit = 0;
+  bool namespaces = true;
+  std::string source;   // the train.cpp to build, or "" with --program
+  std::string program;  // with --program, the submission already built
+  std::string shown;    // the graded file, as the report names it
+};
+
+// The family of the compiler this judge builds with: each has its own judge and build folder.
+std::string own_compiler() {
+  return std::string_view(OVERLAP_COMPILER).starts_with("g++") ? "gcc" : "clang";
+}
+
+void check_compiler(const po::variables_map& args) {
+  if (!args.count("compiler")) return;
+  if (const std::string compiler = args["compiler"].as<std::string>(); compiler != own_compiler()) {
+    throw Stop{kUsage, fmt::format("this judge builds with {}; --compiler {} is the judge in {} "
+                                   "(./overlap grade builds it)",
+                                   OVERLAP_COMPILER, compiler,
+                                   compiler == "gcc" ? "build-gcc/" : "build/")};
   }
-  const auto exercise_ptr =
-      args.count("exercise") ? worlds::exercise_named(args["exercise"].as<std::string>()) : nullptr;
-  if (!exercise_ptr) {
-    fmt::print(stderr,
-               "overlap: usage: overlap-judge EXERCISE --program FILE [options]; valid "
-               "exercises: {}\n",
-               fmt::join(worlds::exercise_names(), ", "));
-    return kUsage;
+}
+
+// What to grade: exactly one of --solution, --submission and --program.
+void choose_what_to_grade(Request& request) {
+  const po::variables_map& args = request.args;
+  if (args.count("solution") + args.count("submission") + args.count("program") != 1) {
+    throw Stop{kUsage,
+               "say what to grade: --solution (the kit's), --submission FILE (a train.cpp) or "
+               "--program FILE (a submission already built: its shared object)"};
   }
-  const worlds::GradedExercise& exercise = *exercise_ptr;
-  if (args.count("help")) {
-    std::cout << "usage: overlap-judge " << exercise.name() << " --program FILE [options]\n"
-              << options;
-    fmt::print("scenarios: {}\n", valid_scenarios(exercise));
-    return 0;
+  if (args.count("saved") && args.count("program")) {
+    throw Stop{kUsage, "--saved is a copy of --submission: give both"};
   }
-  if (args.count("program") == args.count("submission")) {
-    fmt::print(stderr,
-               "overlap: say what to grade: --submission FILE (a train.cpp) or --program "
-               "FILE (a submission already built: its shared object)\n");
-    return kUsage;
+  if (args.count("solution")) {
+    const std::string relative = "solutions/" + request.exercise->name() + "/train.cpp";
+    request.source = OVERLAP_SOURCE_DIR "/" + relative;
+    request.shown = relative;
+  } else if (args.count("submission")) {
+    request.source = request.shown = args["submission"].as<std::string>();
+  } else {
+    request.program = request.shown = args["program"].as<std::string>();
   }
-  if (args.count("saved") && !args.count("submission")) {
-    fmt::print(stderr, "overlap: --saved is a copy of --submission: give both\n");
-    return kUsage;
-  }
+  if (args.count("submission-name")) request.shown = args["submission-name"].as<std::string>();
+}
+
+SelectionRequest scenarios_asked(const po::variables_map& args) {
   if (args.count("replay") &&
       (args.count("scenario") || args.count("seed") || !args["generated"].defaulted())) {
-    fmt::print(stderr,
-               "overlap: --replay grades the scenarios of its report: give no --scenario, "
-               "--seed or --generated with it\n");
-    return kUsage;
+    throw Stop{kUsage,
+               "--replay grades the scenarios of its report: give no --scenario, --seed or "
+               "--generated with it"};
   }
-  SelectionRequest request;
-  if (args.count("scenario")) request.scenario = args["scenario"].as<std::string>();
-  if (args.count("seed")) request.seed = args["seed"].as<std::uint64_t>();
-  request.generated = args["generated"].as<int>();
-  if (args.count("replay")) request.replay = args["replay"].as<std::string>();
-  Selection selection;
+  SelectionRequest asked;
+  if (args.count("scenario")) asked.scenario = args["scenario"].as<std::string>();
+  if (args.count("seed")) asked.seed = args["seed"].as<std::uint64_t>();
+  asked.generated = args["generated"].as<int>();
+  if (args.count("replay")) asked.replay = args["replay"].as<std::string>();
+  return asked;
+}
+
+// A grade needs the namespaces, or says plainly that it went without. A person debugging their
+// own file under gdb runs it without them (the build keeps them).
+void check_namespaces() {
+  std::string why;
   try {
-    selection = select_scenarios(exercise, request);
+    why = sandbox::namespaces_unavailable();
+  } catch (const std::exception& e) {
+    throw Stop{kGraderError, fmt::format("grader error: cannot try the sandbox: {}", e.what())};
+  }
+  if (!why.empty()) {
+    throw Stop{kGraderError, fmt::format("grader error: the sandbox cannot be made here: {}", why)};
+  }
+}
+
+void print_help(const worlds::GradedExercise& exercise) {
+  fmt::print(
+      "usage: ./overlap grade {0} [grade options]\n  (the judge: overlap-judge-{0} {0} "
+      "--submission FILE [options])\n",
+      exercise.name());
+  std::cout << judge_options();
+  fmt::print("scenarios: {}\n", valid_scenarios(exercise));
+}
+
+// The command line, checked before anything is built or graded.
+Request parse(int argc, char** argv) {
+  Request request;
+  try {
+    request.args = parse_options(argc, argv);
+  } catch (const OptionError& e) {
+    throw Stop{kUsage, e.what()};
+  }
+  const po::variables_map& args = request.args;
+  if (args.count("exercise")) {
+    request.exercise = worlds::exercise_named(args["exercise"].as<std::string>());
+  }
+  if (!request.exercise) {
+    throw Stop{kUsage, fmt::format("usage: overlap-judge EXERCISE --submission FILE [options]; "
+                                   "valid exercises: {}",
+                                   fmt::join(worlds::exercise_names(), ", "))};
+  }
+  if (args.count("help")) {
+    print_help(*request.exercise);
+    throw Stop{0, ""};
+  }
+  check_compiler(args);
+  choose_what_to_grade(request);
+  request.scenarios = scenarios_asked(args);
+  try {
+    request.selection = select_scenarios(*request.exercise, request.scenarios);
   } catch (const UsageError& e) {
-    fmt::print(stderr, "overlap: {}\n", e.what());
-    return kUsage;
+    throw Stop{kUsage, e.what()};
   } catch (const std::exception& e) {
-    fmt::print(stderr, "overlap: grader error: cannot draw the scenarios: {}\n", e.what());
-    return kGraderError;
+    throw Stop{kGraderError, fmt::format("grader error: cannot draw the scenarios: {}", e.what())};
   }
-  const std::vector<worlds::ScenarioInfo>& selected = selection.scenarios;
   // Real seconds: an hour is far past any honest run, and the launcher's CPU limit is set from it.
-  const double time_limit = args["time-limit"].as<double>();
-  if (!(time_limit > 0 && time_limit <= kMaxTimeLimit)) {
-    fmt::print(stderr, "overlap: --time-limit must be in (0, {:g}] seconds\n", kMaxTimeLimit);
-    return kUsage;
+  request.time_limit = args["time-limit"].as<double>();
+  if (!(request.time_limit > 0 && request.time_limit <= kMaxTimeLimit)) {
+    throw Stop{kUsage, fmt::format("--time-limit must be in (0, {:g}] seconds", kMaxTimeLimit)};
   }
-  if (!report_files_usable(args)) return kUsage;
-  // A grade needs the namespaces, or says plainly that it went without. A person debugging their
-  // own file under gdb runs it without them (the build keeps them).
-  const bool namespaces = !args.count("no-sandbox");
-  if (namespaces) {
-    try {
-      if (const std::string why = sandbox::namespaces_unavailable(); !why.empty()) {
-        fmt::print(stderr, "overlap: grader error: the sandbox cannot be made here: {}\n", why);
-        return kGraderError;
-      }
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "overlap: grader error: cannot try the sandbox: {}\n", e.what());
-      return kGraderError;
-    }
-  }
-  // A submission is built here, in a scratch folder of this run's own, removed at the end.
-  const Scratch scratch;
-  std::string program, source;
-  std::optional<std::string> graded;  // the bytes graded, read once (the session records them)
-  std::optional<SavedAgain> saved_again;
-  const auto record = [&](const session::Event& event) {
-    if (!args.count("session")) return;
-    try {
-      session::append(session::current_session(args["session"].as<std::string>()), event);
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "overlap: the session did not record this grade: {}\n", e.what());
-    }
-  };
-  const std::int64_t recorded_at =
-      args.count("recorded-at") ? args["recorded-at"].as<std::int64_t>() : session::now_seconds();
-  const std::string scenario_option = request.scenario.value_or("");
-  if (args.count("submission")) {
-    source = args["submission"].as<std::string>();
-    const std::string saved = args.count("saved") ? args["saved"].as<std::string>() : source;
-    for (const std::string& file : {source, saved}) {
-      if (!std::filesystem::is_regular_file(file)) {
-        fmt::print(stderr, "overlap: no such file: {}\n", file);
-        return kUsage;
-      }
-    }
-    if (std::filesystem::file_size(saved) > kMaxSourceBytes) {
-      fmt::print(stderr, "overlap: the submission was not graded: {} is over {} MiB\n", source,
-                 kMaxSourceBytes >> 20);
-      return kBuildFailed;
-    }
-    graded = file_bytes(saved);
-    if (!graded) {
-      fmt::print(stderr, "overlap: cannot read {}\n", saved);
-      return kUsage;
-    }
-    saved_again.emplace(source, shown_name(args, source), *graded);
-    // Before the compile starts: a cold build takes a few seconds.
-    fmt::print(stderr, "overlap: building the submission with {}\n", OVERLAP_COMPILER);
-    std::variant<Built, BuildFailure> built;
-    try {
-      built = build_submission(exercise.name(), source, *graded, scratch.path(), kBuildSeconds,
-                               namespaces);
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "overlap: grader error: the submission's build: {}\n", e.what());
-      return kGraderError;
-    }
-    if (auto* failure = std::get_if<BuildFailure>(&built)) {
-      const std::string messages = compiler_messages(failure->message);
-      fmt::print(stderr, "{}overlap: the submission was not graded: it did not build (see above)\n",
-                 messages);
-      record(session::build_failure_event(*graded, recorded_at, selection.seed, scenario_option,
-                                          request.generated, messages));
-      return kBuildFailed;
-    }
-    program = std::get<Built>(built).program;
-  } else {
-    program = args["program"].as<std::string>();
-    if (!std::filesystem::is_regular_file(program) || ::access(program.c_str(), R_OK) != 0) {
-      fmt::print(stderr, "overlap: no such submission (a built shared object): {}\n", program);
-      return kUsage;
-    }
-  }
+  check_report_files(args, request.source);
+  request.namespaces = !args.count("no-sandbox");
+  if (request.namespaces) check_namespaces();
+  return request;
+}
 
-  Runnable submission;
+// Appends to the session, when the grade is of the candidate's file.
+void record(const Request& request, const session::Event& event) {
+  if (!request.args.count("session")) return;
   try {
-    submission = {launcher_of(exercise.name()), program};
+    session::append(session::current_session(request.args["session"].as<std::string>()), event);
   } catch (const std::exception& e) {
-    fmt::print(stderr, "overlap: grader error: {}\n", e.what());
-    return kGraderError;
+    fmt::print(stderr, "overlap: the session did not record this grade: {}\n", e.what());
   }
-  if (args.count("gdb")) {
-    try {
-      return debug(exercise, selected.front().name, submission);
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "overlap: grader error: {}\n", e.what());
-      return kGraderError;
+}
+
+std::int64_t recorded_at(const po::variables_map& args) {
+  return args.count("recorded-at") ? args["recorded-at"].as<std::int64_t>()
+                                   : session::now_seconds();
+}
+
+// The bytes graded, read once (the session records them): the copy taken when the command started
+// (--saved), or the file itself. None with --program.
+std::optional<std::string> read_graded(const Request& request) {
+  if (request.source.empty()) return std::nullopt;
+  const std::string saved =
+      request.args.count("saved") ? request.args["saved"].as<std::string>() : request.source;
+  for (const std::string& file : {request.source, saved}) {
+    if (!std::filesystem::is_regular_file(file)) {
+      throw Stop{kUsage, fmt::format("no such file: {}", file)};
     }
   }
+  if (std::filesystem::file_size(saved) > kMaxSourceBytes) {
+    throw Stop{kBuildFailed, fmt::format("the submission was not graded: {} is over {} MiB",
+                                         request.source, kMaxSourceBytes >> 20)};
+  }
+  std::optional<std::string> graded = file_bytes(saved);
+  if (!graded) throw Stop{kUsage, fmt::format("cannot read {}", saved)};
+  return graded;
+}
 
+// The submission's shared object: `graded` built in `scratch`, or the --program given.
+std::string build(const Request& request, const std::optional<std::string>& graded,
+                  const Scratch& scratch) {
+  if (!graded) {
+    const std::string& program = request.program;
+    if (!std::filesystem::is_regular_file(program) || ::access(program.c_str(), R_OK) != 0) {
+      throw Stop{kUsage, fmt::format("no such submission (a built shared object): {}", program)};
+    }
+    return program;
+  }
+  // Before the compile starts: a cold build takes a few seconds.
+  fmt::print(stderr, "overlap: building the submission with {}\n", OVERLAP_COMPILER);
+  std::variant<Built, BuildFailure> built;
+  try {
+    built = build_submission(request.exercise->name(), request.source, *graded, scratch.path(),
+                             kBuildSeconds, request.namespaces);
+  } catch (const std::exception& e) {
+    throw Stop{kGraderError, fmt::format("grader error: the submission's build: {}", e.what())};
+  }
+  if (auto* failure = std::get_if<BuildFailure>(&built)) {
+    const std::string messages = compiler_messages(failure->message);
+    fmt::print(stderr, "{}", messages);
+    record(request,
+           session::build_failure_event(*graded, recorded_at(request.args), request.selection.seed,
+                                        request.scenarios.scenario.value_or(""),
+                                        request.scenarios.generated, messages));
+    throw Stop{kBuildFailed, "the submission was not graded: it did not build (see above)"};
+  }
+  return std::get<Built>(built).program;
+}
+
+// Every scenario selected, run and judged. `graded`: the bytes whose fingerprint the report gives.
+Report grade_scenarios(const Request& request, const Runnable& submission,
+                       const std::optional<std::string>& graded) {
   const auto started = std::chrono::steady_clock::now();
+  const worlds::GradedExercise& exercise = *request.exercise;
   Report report;
   report.exercise = exercise.name();
   // A file's name is any bytes: the report's text is UTF-8.
-  report.submission = protocol::escape_control(shown_name(args, source.empty() ? program : source));
+  report.submission = protocol::escape_control(request.shown);
   report.compiler = OVERLAP_COMPILER;
-  if (args.count("source")) graded = file_bytes(args["source"].as<std::string>());
-  report.provenance = provenance(graded, time_limit);
-  report.provenance.namespaces = namespaces;
-  report.seed = selection.seed;
+  report.provenance = provenance(graded, request.time_limit);
+  report.provenance.namespaces = request.namespaces;
+  report.seed = request.selection.seed;
   std::optional<SandboxHost> host;
   try {
-    host.emplace(submission.launcher, namespaces);
+    host.emplace(submission.launcher, request.namespaces);
   } catch (const std::exception& e) {
-    fmt::print(stderr, "overlap: grader error: cannot start the sandbox: {}\n", e.what());
-    return kGraderError;
+    throw Stop{kGraderError, fmt::format("grader error: cannot start the sandbox: {}", e.what())};
   }
-  for (const worlds::ScenarioInfo& scenario : selected) {
+  for (const worlds::ScenarioInfo& scenario : request.selection.scenarios) {
     ScenarioResult result;
     try {
-      result = run(exercise, scenario.name, submission, time_limit, &*host);
+      result = run(exercise, scenario.name, submission, request.time_limit, &*host);
     } catch (const std::exception& e) {
-      fmt::print(stderr, "overlap: grader error in scenario {}: {}\n", scenario.name, e.what());
-      return kGraderError;
+      throw Stop{kGraderError,
+                 fmt::format("grader error in scenario {}: {}", scenario.name, e.what())};
     }
     judge(result);
     report.scenarios.push_back(std::move(result));
   }
   report.verdict = overall(report.scenarios);
-  if (!args.count("interviewer")) keep_figures_only(report);
+  if (!request.args.count("interviewer")) keep_figures_only(report);
   report.real_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return report;
+}
 
+// The report printed (whole, or its summary), recorded in the session, and written to the files
+// asked for; the grade's exit code.
+int write_reports(const Request& request, const Report& report,
+                  const std::optional<std::string>& graded) {
+  const po::variables_map& args = request.args;
   std::ostringstream printed;
   report::print_text(report, printed);
-  std::cout << printed.str();
-  record(session::grade_event(report, graded.value_or(""), recorded_at, scenario_option,
-                              request.generated, printed.str()));
-  if (args.count("interviewer")) print_stretch(exercise, request);
-  if (args.count("json") && !write_file(args["json"].as<std::string>(),
-                                        boost::json::serialize(report::to_json(report)))) {
-    fmt::print(stderr, "overlap: cannot write {}\n", args["json"].as<std::string>());
-    return kUsage;
+  if (args.count("summary")) {
+    report::print_summary(report, std::cout);
+  } else {
+    std::cout << printed.str();
   }
-  if (args.count("trace") && !write_file(args["trace"].as<std::string>(),
-                                         boost::json::serialize(report::trace_json(report)))) {
-    fmt::print(stderr, "overlap: cannot write {}\n", args["trace"].as<std::string>());
-    return kUsage;
-  }
-  if (args.count("html") &&
-      !write_file(args["html"].as<std::string>(), report::html_page(report))) {
-    fmt::print(stderr, "overlap: cannot write {}\n", args["html"].as<std::string>());
-    return kUsage;
+  record(request, session::grade_event(report, graded.value_or(""), recorded_at(args),
+                                       request.scenarios.scenario.value_or(""),
+                                       request.scenarios.generated, printed.str()));
+  if (args.count("interviewer")) print_stretch(*request.exercise, request.scenarios);
+  const std::pair<const char*, std::function<std::string()>> files[] = {
+      {"json", [&] { return boost::json::serialize(report::to_json(report)); }},
+      {"trace", [&] { return boost::json::serialize(report::trace_json(report)); }},
+      {"html", [&] { return report::html_page(report); }}};
+  for (const auto& [option, text] : files) {
+    if (args.count(option) && !write_file(args[option].as<std::string>(), text())) {
+      throw Stop{kUsage, fmt::format("cannot write {}", args[option].as<std::string>())};
+    }
   }
   return exit_code(report.verdict);
+}
+
+}  // namespace
+
+// parse → build → grade → write; each step stops the grade with its exit code when it must.
+int main(int argc, char** argv) {
+  // A program that dies makes our writes fail with EPIPE, not kill the judge.
+  ::signal(SIGPIPE, SIG_IGN);
+  std::optional<SavedAgain> saved_again;  // said last, whatever the outcome
+  try {
+    const Request request = parse(argc, argv);
+    // A submission is built here, in a scratch folder of this run's own, removed at the end.
+    const Scratch scratch;
+    std::optional<std::string> graded = read_graded(request);
+    if (graded) saved_again.emplace(request.source, request.shown, *graded);
+    const std::string program = build(request, graded, scratch);
+    Runnable submission;
+    try {
+      submission = {launcher_of(request.exercise->name()), program};
+      if (request.args.count("gdb")) {
+        return debug(*request.exercise, request.selection.scenarios.front().name, submission);
+      }
+    } catch (const std::exception& e) {
+      throw Stop{kGraderError, fmt::format("grader error: {}", e.what())};
+    }
+    if (request.args.count("source")) graded = file_bytes(request.args["source"].as<std::string>());
+    return write_reports(request, grade_scenarios(request, submission, graded), graded);
+  } catch (const Stop& stop) {
+    if (!stop.message.empty()) fmt::print(stderr, "overlap: {}\n", stop.message);
+    return stop.code;
+  }
 }
 
 }  // namespace overlap::grade

@@ -1,4 +1,5 @@
-// The judge's main: options, one run of the submission program per scenario, reports, exit code.
+// The judge's main: the options (options.hpp) parsed and checked, the submission built, one run
+// of its program per scenario, the reports written; the exit code.
 //   exit 0  every scenario pass or optimal
 //   exit 1  some scenario fail or slow
 //   exit 2  usage error (unknown exercise, option or scenario)

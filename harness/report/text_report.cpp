@@ -126,6 +126,18 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
   }
 }
 
+// The line that sums the grade up: the overall tier, then each scenario's.
+void print_total(const grade::Report& report, std::ostream& out) {
+  std::vector<std::string> parts;
+  for (const auto& r : report.scenarios) {
+    parts.push_back(
+        r.correct ? fmt::format("{} {} {:.2f}x", r.name, grade::tier_name(r.verdict), r.speedup)
+                  : fmt::format("{} fail", r.name));
+  }
+  fmt::print(out, "\n{}: {} ({})\n", report.exercise, grade::tier_heading(report.verdict),
+             fmt::join(parts, ", "));
+}
+
 }  // namespace
 
 void print_text(const grade::Report& report, std::ostream& out) {
@@ -141,16 +153,20 @@ void print_text(const grade::Report& report, std::ostream& out) {
              p.kit_commit.substr(0, 12), p.kit_modified ? " (modified)" : "", p.time_limit_s,
              report.seed);
   for (const auto& r : report.scenarios) print_scenario(r, out);
-  std::vector<std::string> parts;
-  for (const auto& r : report.scenarios) {
-    parts.push_back(
-        r.correct ? fmt::format("{} {} {:.2f}x", r.name, grade::tier_name(r.verdict), r.speedup)
-                  : fmt::format("{} fail", r.name));
-  }
-  fmt::print(out, "\n{}: {} ({})\n", report.exercise, grade::tier_heading(report.verdict),
-             fmt::join(parts, ", "));
+  print_total(report, out);
   fmt::print(out, "graded {} scenario{} in {:.2f} s of real time\n", report.scenarios.size(),
              report.scenarios.size() == 1 ? "" : "s", report.real_seconds);
+}
+
+void print_summary(const grade::Report& report, std::ostream& out) {
+  for (const auto& r : report.scenarios) {
+    fmt::print(out, "\n{} ({})\n  verdict     {}\n", r.name, r.description, verdict_line(r));
+    if (!r.violations.empty()) {
+      const auto& v = r.violations.front();
+      fmt::print(out, "    [{}] at {:g} ms: {}\n", v.kind, v.at_ms, continued(v.message));
+    }
+  }
+  print_total(report, out);
 }
 
 }  // namespace overlap::report

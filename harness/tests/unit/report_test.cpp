@@ -3,11 +3,13 @@
 #include <boost/json.hpp>
 #include <boost/mp11/algorithm.hpp>
 #include <boost/test/unit_test.hpp>
+#include <sstream>
 
 #include "../../grade/verdict.hpp"
 #include "../../report/gantt.hpp"
 #include "../../report/html_report.hpp"
 #include "../../report/report_json.hpp"
+#include "../../report/text_report.hpp"
 #include "../../report/trace.hpp"
 
 using namespace overlap;
@@ -224,6 +226,34 @@ BOOST_AUTO_TEST_CASE(the_html_page_escapes_every_text_it_shows) {
   BOOST_TEST(occurrences(page, "<g class=\"device-row\"") == 2u);
   BOOST_TEST(occurrences(page, "<li><a href=\"#s0-v0\">") == 1u);
   BOOST_TEST(occurrences(page, "<g class=\"violation-marker\" id=\"s0-v0\">") == 1u);
+}
+
+// --summary (what watch shows): each scenario's verdict and its first violation, then the total
+// line; none of the rest of the report.
+BOOST_AUTO_TEST_CASE(the_summary_gives_verdicts_first_violations_and_the_total) {
+  grade::Report rep;
+  rep.exercise = "pipeline";
+  grade::ScenarioResult clean = sample(), wrong = sample();
+  wrong.name = "deep";
+  wrong.violations = {{"contention", "two kernels on stage 1", 12}, {"deadlock", "stuck", 30}};
+  wrong.violations_total = 2;
+  grade::judge(clean);
+  grade::judge(wrong);
+  rep.scenarios = {clean, wrong};
+  rep.verdict = grade::overall(rep.scenarios);
+  std::ostringstream out;
+  report::print_summary(rep, out);
+  const std::string text = out.str();
+  BOOST_TEST(text.find("\ndefault (4 stages)\n  verdict     PASS: correct, speedup 2.50x") !=
+             std::string::npos);
+  BOOST_TEST(text.find("\ndeep (4 stages)\n  verdict     FAIL: the run is not correct") !=
+             std::string::npos);
+  BOOST_TEST(occurrences(text, "    [contention] at 12 ms: two kernels on stage 1\n") == 1u);
+  BOOST_TEST(occurrences(text, "deadlock") == 0u);
+  BOOST_TEST(text.ends_with("\npipeline: FAIL (default pass 2.50x, deep fail)\n"));
+  for (const char* rest : {"makespan", "bound", "peak memory", "utilisation", "timeline"}) {
+    BOOST_TEST(occurrences(text, rest) == 0u, rest);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,1 +1,0 @@
-// The translation unit that builds submission_pch.hpp (CMake precompiles it).

@@ -1,0 +1,32 @@
+// The judge's options, the one list of them: grade's (what `./overlap grade` takes and passes on,
+// what --help and a usage error list, what the README names) and the judge's own (what the script
+// and the kit's tests add).
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace overlap::grade {
+
+// Grade's options.
+boost::program_options::options_description grade_options();
+
+// Grade's options as a usage error lists them: "--solution, --submission FILE, ...".
+std::string grade_option_list();
+
+// The judge's options: grade's, then its own.
+boost::program_options::options_description judge_options();
+
+// A command line the options table rejects; the message says what to give instead.
+struct OptionError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The command line parsed against judge_options(), the exercise its first argument (no prefix of
+// an option stands for it), and checked as far as the table goes: an unknown option, a missing or
+// malformed value, an unknown compiler. Throws OptionError.
+boost::program_options::variables_map parse_options(int argc, char** argv);
+
+}  // namespace overlap::grade
