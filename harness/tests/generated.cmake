@@ -58,3 +58,30 @@ function(overlap_generated_tests exercise)
     set_tests_properties(generated.${exercise}.replay PROPERTIES LABELS generated)
   endif()
 endfunction()
+
+# overlap_best_known_holds_mutants(<exercise>): the mutants and variants graded correct on their
+# named scenarios (overlap_grade_test records them) checked like the reference against the best
+# known, in a test of their own over fewer seeds (a judge run of 800 scenarios per program is
+# minutes on a loaded machine). An incorrect run does not count: a variant correct on its named
+# scenarios and wrong on some generated one is checked where it is correct.
+set(best_known_mutant_seeds 50)
+function(overlap_best_known_holds_mutants exercise)
+  get_property(graders GLOBAL PROPERTY overlap_correct_mutants)
+  set(programs "")
+  foreach(grader IN LISTS graders)
+    get_target_property(world ${grader} OVERLAP_WORLD)
+    if(world STREQUAL exercise)
+      list(APPEND programs $<TARGET_FILE:${grader}>)
+    endif()
+  endforeach()
+  if(NOT programs)
+    return()
+  endif()
+  list(REMOVE_DUPLICATES programs)
+  add_test(NAME generated.${exercise}.best-known-holds-mutants
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/best_known_holds.sh $<TARGET_FILE:overlap-judge>
+                   $<TARGET_FILE:overlap-best-known-check> ${exercise} ${best_known_mutant_seeds}
+                   ${CMAKE_CURRENT_BINARY_DIR}/best-known-mutants/${exercise} ${programs})
+  set_tests_properties(generated.${exercise}.best-known-holds-mutants PROPERTIES
+                       LABELS generated TIMEOUT 3600)
+endfunction()

@@ -20,11 +20,30 @@ namespace {
 
 using Time = std::int64_t;  // microseconds, as the scenarios round them
 
+// Each worker's compute times, drawn as they are first needed and shared by the runs of a search
+// (drawing one is most of a run's work).
+class ComputeTimes {
+ public:
+  explicit ComputeTimes(const Scenario& s) : s_(s), times_(s.workers()) {}
+  Time operator()(int w, int k) {
+    std::vector<Time>& t = times_[w];
+    while (static_cast<int>(t.size()) <= k) {
+      t.push_back(sim::from_ms(compute_ms(s_, w, static_cast<int>(t.size()))));
+    }
+    return t[k];
+  }
+
+ private:
+  const Scenario& s_;
+  std::vector<std::vector<Time>> times_;
+};
+
 class Schedule {
  public:
-  Schedule(const Scenario& s, const Policy& policy)
+  Schedule(const Scenario& s, const Policy& policy, ComputeTimes& computes)
       : s_(s),
         policy_(policy),
+        computes_(computes),
         pull_(sim::from_ms(s.pull_ms)),
         apply_(sim::from_ms(s.apply_ms)),
         fastest_first_(s.workers()),
@@ -37,18 +56,28 @@ class Schedule {
     std::iota(fastest_first_.begin(), fastest_first_.end(), 0);
     std::stable_sort(fastest_first_.begin(), fastest_first_.end(),
                      [&](int a, int b) { return s.worker_ms[a] < s.worker_ms[b]; });
-    for (int i = 0; i < policy.team; ++i) workers_[fastest_first_[i]].in_team = true;
+    double rate = 0;  // mini-batches per microsecond, at most
+    for (int i = 0; i < policy.team; ++i) {
+      const int w = fastest_first_[i];
+      workers_[w].in_team = true;
+      slowest_mean_ = std::max(slowest_mean_, mean_[w]);
+      rate += 1 / (static_cast<double>(pull_) + s.worker_ms[w] * (1 - s.jitter) * 1000 - 1);
+    }
+    fastest_cycle_ = 1 / rate;
     working_ = policy.team;
     for (int mb = 0; mb < s.mini_batches; ++mb) pool_.push_back(mb);
     outcome_.pulls_us.resize(s.workers());
   }
 
-  Outcome run() {
+  // With a cutoff (>= 0), the run stops once it cannot end by then (the search's runs that
+  // could not beat the best so far).
+  Outcome run(Time cutoff = -1) {
     // Scheduled first: a failure at t comes before anything else ending at t.
     for (const Failure& f : s_.failures) at(sim::from_ms(f.at_ms), Kind::failure, f.worker);
     decide(0);
     while (!events_.empty()) {
       const Time now = events_.top().time;
+      if (cutoff >= 0 && applied_ != s_.mini_batches && earliest_end(now) > cutoff) break;
       bool observed = false;  // a failure of an idle worker wakes nobody up
       while (!events_.empty() && events_.top().time == now) {
         const Event e = events_.top();
@@ -86,18 +115,31 @@ class Schedule {
     }
   };
 
+  // A time the run cannot end before: the pool's mini-batches computed at the team's fastest
+  // (every compute as short as the jitter allows, no worker failing) and the last one applied;
+  // or, pushing, every gradient not yet applied applied in turn.
+  double earliest_end(Time now) const {
+    double end = static_cast<double>(now);
+    if (!pool_.empty()) end += static_cast<double>(pool_.size()) * fastest_cycle_ + apply_;
+    if (policy_.server == Policy::Server::push) {
+      const auto unapplied =
+          static_cast<double>(s_.mini_batches - applied_) - static_cast<double>(batch_.size());
+      end = std::max(end, static_cast<double>(now) + unapplied * static_cast<double>(apply_));
+    }
+    return end;
+  }
+
   void at(Time t, Kind kind, int w, int operation = 0) {
     events_.push({t, sequence_++, kind, w, operation});
   }
   Time mean(int w) const { return mean_[w]; }
-  Time actual(int w, int k) const {
-    return s_.jitter == 0 ? mean_[w] : sim::from_ms(compute_ms(s_, w, k));
-  }
+  Time actual(int w, int k) const { return s_.jitter == 0 ? mean_[w] : computes_(w, k); }
   bool fails_before(int w, Time t) const { return fail_at_[w] >= 0 && fail_at_[w] <= t; }
 
   void give_back(int mb) {
     pool_.push_back(mb);
     for (Worker& w : workers_) w.declined = false;  // the end game is judged again
+    to_hand_out_ = true;
   }
   void stop(int w) {
     workers_[w].state = State::gone;
@@ -135,6 +177,7 @@ class Schedule {
             stop(w);
           } else {
             workers_[w].state = State::idle;
+            to_hand_out_ = true;
           }
         }
         batch_.clear();
@@ -182,10 +225,14 @@ class Schedule {
   }
 
   void hand_out(Time now) {
-    for (std::size_t i = 0; i < fastest_first_.size() && !pool_.empty(); ++i) {
+    // A pass hands out to every idle worker, or declines it until a mini-batch comes back.
+    if (!to_hand_out_) return;
+    to_hand_out_ = false;
+    // The team is the first of the fastest.
+    for (int i = 0; i < policy_.team && !pool_.empty(); ++i) {
       const int w = fastest_first_[i];
       Worker& x = workers_[w];
-      if (x.state != State::idle || !x.in_team || x.declined) continue;
+      if (x.state != State::idle || x.declined) continue;
       if (policy_.end_game != Policy::EndGame::none && !worth_taking(w, now)) {
         x.declined = true;
         continue;
@@ -213,6 +260,11 @@ class Schedule {
     if (offline && fails_before(w, done)) return false;
     const Time finish = done + apply_;
     const auto left = static_cast<Time>(pool_.size());
+    // Most of the run, the team cannot get through the pool by then, even at its fastest and
+    // with every worker free now (a program's estimate may start one late by its jitter).
+    const double ahead = static_cast<double>(finish - now) +
+                         (offline ? 0 : s_.jitter * static_cast<double>(slowest_mean_));
+    if (static_cast<double>(left) > ahead / fastest_cycle_ + 1) return true;
     Time sooner = 0;
     for (int j = 0; j < s_.workers(); ++j) {
       const Worker& o = workers_[j];
@@ -315,6 +367,7 @@ class Schedule {
           ++outcome_.retired;
         } else {
           x.state = State::idle;
+          to_hand_out_ = true;
         }
         continue;
       }
@@ -334,7 +387,10 @@ class Schedule {
 
   const Scenario& s_;
   const Policy policy_;
+  ComputeTimes& computes_;
   const Time pull_, apply_;
+  double fastest_cycle_ = 0;  // microseconds per mini-batch, the whole team at its fastest
+  Time slowest_mean_ = 0;     // of the team's compute times
   std::vector<int> fastest_first_;
   std::vector<Worker> workers_;
   std::vector<Time> mean_, fail_at_;
@@ -346,13 +402,17 @@ class Schedule {
   std::vector<int> waiting_;  // workers whose gradient waits for the server, in arrival order
   std::vector<int> batch_;    // the gradients being applied
   bool server_busy_ = false;
+  bool to_hand_out_ = true;  // a worker may have become idle, or may take what it declined
   int version_ = 0, applied_ = 0, working_ = 0;
   Outcome outcome_;
 };
 
 }  // namespace
 
-Outcome simulate(const Scenario& s, const Policy& policy) { return Schedule(s, policy).run(); }
+Outcome simulate(const Scenario& s, const Policy& policy) {
+  ComputeTimes computes(s);
+  return Schedule(s, policy, computes).run();
+}
 
 Policy pull_based(const Scenario& s, Policy::Server server) {
   Policy p;
@@ -373,7 +433,7 @@ namespace {
 // with smaller teams: about 120 runs of a scenario in all, where the narrow search takes 35.
 class Search {
  public:
-  explicit Search(const Scenario& s) : s_(s) {
+  explicit Search(const Scenario& s) : s_(s), computes_(s) {
     std::vector<double> speeds = s.worker_ms;
     std::sort(speeds.begin(), speeds.end());
     // A team ends where a speed ends; a pace is the first worker of a speed.
@@ -438,15 +498,18 @@ class Search {
       p.stale = stale;
       for (int q = 2; q <= s_.workers(); q += q < 12 ? 1 : 4) {
         p.quorum = q;
-        const double ms = consider(p);
-        if (ms > 0) swept.emplace_back(ms, p);
+        // Only the two best are used: a run longer than the second best so far is cut short.
+        const double ms = consider(p, swept.size() < 2 ? -1 : swept[1].first);
+        if (ms > 0) {
+          swept.emplace_back(ms, p);
+          std::stable_sort(swept.begin(), swept.end(),
+                           [](const auto& a, const auto& b) { return a.first < b.first; });
+          swept.resize(std::min<std::size_t>(swept.size(), 2));
+        }
       }
     }
     // The two best of them with fewer workers: teams spread over the speeds, each with the
     // quorum and its neighbours (a smaller team may want a smaller quorum).
-    std::sort(swept.begin(), swept.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    swept.resize(std::min<std::size_t>(swept.size(), 2));
     const std::size_t step = std::max<std::size_t>(1, teams_.size() / 8);
     for (const auto& [ms, centre] : swept) {
       for (std::size_t i = 0; i < teams_.size(); i += step) {
@@ -510,13 +573,17 @@ class Search {
   }
 
  private:
-  // The policy's makespan (-1: it never finishes, or it was tried before).
-  double consider(const Policy& p) {
+  double consider(const Policy& p) { return consider(p, best_.ms); }
+
+  // The policy's makespan (-1: it never finishes, it was tried before, or it would end after
+  // `cutoff` ms, when that is positive).
+  double consider(const Policy& p, double cutoff) {
     const auto key =
         std::make_tuple(p.team, static_cast<int>(p.server), static_cast<int>(p.order), p.pace,
                         p.quorum, static_cast<int>(p.end_game), static_cast<int>(p.stale));
     if (!tried_.insert(key).second) return -1;
-    const double ms = simulate(s_, p).makespan_ms;
+    const double ms =
+        Schedule(s_, p, computes_).run(cutoff > 0 ? sim::from_ms(cutoff) : -1).makespan_ms;
     if (ms > 0 && (best_.ms < 0 || ms < best_.ms)) {
       best_.ms = ms;
       best_.policy = p;
@@ -550,6 +617,7 @@ class Search {
   std::vector<int> teams_, paces_;
   std::vector<Policy::EndGame> end_games_;
   std::vector<Policy::Stale> stale_rules_;
+  ComputeTimes computes_;
   std::set<std::tuple<int, int, int, int, int, int, int>> tried_;
   Plan best_;
 };

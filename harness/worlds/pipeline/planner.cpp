@@ -174,11 +174,10 @@ bool exhaustive(const Times& t, OrderRunner& runner, Best& best) {
   }
 }
 
-// Swaps neighbouring forward/backward pairs of the best orders while that shortens the step.
-void swap_search(const Times& t, OrderRunner& runner, Best& best) {
-  Orders orders = best.orders;
-  sim::Time step = best.step;
-  const std::string from = best.note;
+// Swaps neighbouring forward/backward pairs of the orders (a step of `step`, reached as `from`
+// says) while that shortens the step.
+void swap_search(const Times& t, OrderRunner& runner, Best& best, Orders orders, sim::Time step,
+                 const std::string from) {
   const long start = runner.work();
   for (bool improved = true; improved;) {
     improved = false;
@@ -315,22 +314,26 @@ Step run_self_timed(const Scenario& sc, Rule rule, const std::vector<int>& caps)
   return step;
 }
 
-BestKnown best_known(const Scenario& s) {
+BestKnown best_known(const Scenario& s, Breadth breadth) {
   const Times t = times_of(s);
   const int p = t.p, m = t.m;
   OrderRunner runner(t);
   Best best;
-  auto consider_orders = [&](const Orders& orders, std::string note) {
+  // The makespan of the orders (-1: over a budget, or a deadlock), considered for the best.
+  auto consider_orders = [&](const Orders& orders, std::string note) -> sim::Time {
     for (int i = 0; i < p; ++i) {
-      if (peak_of(orders[i], m, t.budget[i]) < 0) return;
+      if (peak_of(orders[i], m, t.budget[i]) < 0) return -1;
     }
-    best.consider(runner.run(orders), orders, std::move(note));
+    const sim::Time makespan = runner.run(orders);
+    best.consider(makespan, orders, std::move(note));
+    return makespan;
   };
 
   std::vector<int> classic(p), deepest(p);
   for (int i = 0; i < p; ++i) classic[i] = std::min(p - i - 1, m - 1);
-  consider_orders(one_f_one_b(s, classic),
-                  fmt::format("1F1B, warm-up of {} forwards", joined(classic)));
+  std::vector<int> best_warmup = classic;
+  sim::Time best_1f1b = consider_orders(
+      one_f_one_b(s, classic), fmt::format("1F1B, warm-up of {} forwards", joined(classic)));
   for (int extra = 1; extra < m; ++extra) {
     std::vector<int> warmup(p);
     for (int i = 0; i < p; ++i) {
@@ -338,20 +341,27 @@ BestKnown best_known(const Scenario& s) {
     }
     if (warmup == deepest) continue;
     deepest = warmup;
-    consider_orders(one_f_one_b(s, warmup),
-                    fmt::format("1F1B, deeper warm-up of {} forwards", joined(warmup)));
+    const sim::Time makespan = consider_orders(
+        one_f_one_b(s, warmup), fmt::format("1F1B, deeper warm-up of {} forwards", joined(warmup)));
+    if (makespan >= 0 && (best_1f1b < 0 || makespan < best_1f1b)) {
+      best_1f1b = makespan;
+      best_warmup = warmup;
+    }
   }
 
+  std::vector<Best> starts;  // for the wide search's swaps
   std::vector<int> one_f_one_b_depth(p);
   for (int i = 0; i < p; ++i) one_f_one_b_depth[i] = std::min(t.budget[i], p - i);
   for (Rule rule :
        {Rule::alternate, Rule::backward_first, Rule::forward_first, Rule::oldest_first}) {
     const Step full = run_self_timed(s, rule, t.budget);
-    best.consider(full.makespan, full.orders,
-                  fmt::format("self-timed, {}, within the stash budget", rule_name(rule)));
+    starts.push_back({full.makespan, full.orders,
+                      fmt::format("self-timed, {}, within the stash budget", rule_name(rule))});
+    best.consider(full.makespan, full.orders, starts.back().note);
     const Step shallow = run_self_timed(s, rule, one_f_one_b_depth);
-    best.consider(shallow.makespan, shallow.orders,
-                  fmt::format("self-timed, {}, within 1F1B's p - s stashes", rule_name(rule)));
+    starts.push_back({shallow.makespan, shallow.orders,
+                      fmt::format("self-timed, {}, within 1F1B's p - s stashes", rule_name(rule))});
+    best.consider(shallow.makespan, shallow.orders, starts.back().note);
   }
 
   const int widest = std::min(m, *std::min_element(t.budget.begin(), t.budget.end()));
@@ -359,7 +369,38 @@ BestKnown best_known(const Scenario& s) {
     consider_orders(gpipe_waves(s, wave), fmt::format("GPipe in waves of {}", wave));
   }
 
-  if (!exhaustive(t, runner, best)) swap_search(t, runner, best);
+  const bool every_interleaving = exhaustive(t, runner, best);
+  if (!every_interleaving) swap_search(t, runner, best, best.orders, best.step, best.note);
+
+  // Wide: one stage's warm-up at a time varied over its budget, from the best 1F1B, while that
+  // helps (one stage deeper than the rest can cover another's slow backward).
+  for (bool improved = breadth == Breadth::wide && best_1f1b >= 0; improved;) {
+    improved = false;
+    for (int i = 0; i < p; ++i) {
+      for (int w = 0; w <= std::min(t.budget[i] - 1, m - 1); ++w) {
+        std::vector<int> warmup = best_warmup;
+        warmup[i] = w;
+        const sim::Time makespan = consider_orders(
+            one_f_one_b(s, warmup), fmt::format("1F1B, warm-ups of {} forwards", joined(warmup)));
+        if (makespan >= 0 && makespan < best_1f1b) {
+          best_1f1b = makespan;
+          best_warmup = warmup;
+          improved = true;
+        }
+      }
+    }
+  }
+  // Wide: the swaps from the best 1F1B and from each self-timed schedule too, each of which may
+  // lead to a better step than the swaps from the best.
+  if (breadth == Breadth::wide && !every_interleaving) {
+    if (best_1f1b >= 0) {
+      starts.push_back({best_1f1b, one_f_one_b(s, best_warmup),
+                        fmt::format("1F1B, warm-ups of {} forwards", joined(best_warmup))});
+    }
+    for (const Best& start : starts) {
+      if (start.step >= 0) swap_search(t, runner, best, start.orders, start.step, start.note);
+    }
+  }
   if (best.step == sim::from_ms(lower_bound(s).ms)) best.note += "; the lower bound, so optimal";
   return {best.step, best.note};
 }

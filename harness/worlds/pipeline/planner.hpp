@@ -50,11 +50,16 @@ Step run_self_timed(const Scenario& s, Rule rule, const std::vector<int>& caps);
 //   each self-timed rule, capped by the budget and by 1F1B's depth;
 //   GPipe in waves of every size the budgets allow;
 //   every interleaving, where there are few; otherwise swaps of neighbouring operations from the
-//   best so far, while they help.
+//   best so far, while they help;
+//   wide only: 1F1B with each stage's warm-up varied in turn, while that helps; then the swaps
+//   from each self-timed schedule and from the best 1F1B too.
+// Narrow is what drawn scenarios are accepted on, so that widening the search does not change
+// what is drawn.
 struct BestKnown {
   sim::Time step = 0;
   std::string note;
 };
-BestKnown best_known(const Scenario& s);
+enum class Breadth { narrow, wide };
+BestKnown best_known(const Scenario& s, Breadth breadth = Breadth::wide);
 
 }  // namespace overlap::pipeline::planner
