@@ -563,12 +563,14 @@ void check_preparation(const std::vector<std::string>& lines, int card_words, in
     int line = 0;
     words += words_in(section_of(lines, heading, line));
   }
+  // An exercise without a 15-minute format (no scenario for it in the rule) shows "–".
   int quick_line = 0;
   const auto rule = overlap::grade::read_score_rule((kit / "guides/score.json").string());
-  const auto listed = rule.exercise(exercise).hints.find("15-minute");
-  const int quick_words =
-      2 * words_in(section_of(lines, "## The 15-minute card", quick_line)) +
-      (listed == rule.exercise(exercise).hints.end() ? 0 : hint_words(hints, listed->second));
+  const auto& ex = rule.exercise(exercise);
+  const auto listed = ex.hints.find("15-minute");
+  const bool has_quick = ex.scenario_of("15-minute") != nullptr;
+  const int quick_words = 2 * words_in(section_of(lines, "## The 15-minute card", quick_line)) +
+                          (listed == ex.hints.end() ? 0 : hint_words(hints, listed->second));
   const std::string readme = "guides/README.md";
   const std::vector<std::string> rows = lines_of(read_file(kit / readme));
   static const std::regex marker(R"(^<!-- preparation: (\d+) words a minute -->\s*$)");
@@ -586,11 +588,12 @@ void check_preparation(const std::vector<std::string>& lines, int card_words, in
               exercise, minutes, trim(cells[1]), words, guide, rate);
       }
       const int quick = (quick_words + 5 * rate - 1) / (5 * rate) * 5;
-      if (cells.size() < 3 || trim(cells[2]) != std::to_string(quick)) {
+      const std::string want = has_quick ? std::to_string(quick) : "–";
+      if (cells.size() < 3 || trim(cells[2]) != want) {
         error(static_cast<int>(j) + 1, readme,
               "{} takes {} minutes to prepare for 15 minutes, the table says {}: {} words at {} a "
               "minute",
-              exercise, quick, cells.size() < 3 ? "nothing" : trim(cells[2]), quick_words, rate);
+              exercise, want, cells.size() < 3 ? "nothing" : trim(cells[2]), quick_words, rate);
       }
       return;
     }

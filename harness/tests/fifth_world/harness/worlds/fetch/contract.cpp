@@ -15,19 +15,10 @@ std::string describe(const Scenario& s) {
 
 }  // namespace
 
-const std::vector<Scenario>& Contract::scenarios() {
-  static const std::vector<Scenario> all = [] {
-    Scenario s;
-    s.name = "default";
-    s.description = describe(s);
-    return std::vector<Scenario>{s};
-  }();
-  return all;
-}
-
-const std::vector<Scenario>& Contract::stretch() {
-  static const std::vector<Scenario> none;
-  return none;
+const worlds::ScenarioTable<Scenario>& Contract::table() {
+  static const worlds::ScenarioTable<Scenario> table(
+      {{.name = "default", .description = describe(Scenario{})}}, {});
+  return table;
 }
 
 // At least two shards a link: fetching in turn is always at least twice the bound.
@@ -58,15 +49,15 @@ worlds::ScenarioFacts Contract::facts(const Scenario& s) {
           "every link busy from 0 ms, each carrying its shards in turn"};
 }
 
-void Contract::hello(const Scenario& s, protocol::Writer& w) {
-  w.integer(s.shards).integer(s.links);
-}
+wire::Hello Contract::hello(const Scenario& s) { return {s.shards, s.links}; }
 
-void Contract::serve(State& world, worlds::Remote& remote, worlds::Call& call) {
+void Contract::serve(State& world, const wire::Hello& hello, worlds::Remote& remote,
+                     worlds::Call& call) {
   if (call.op != wire::fetch) {
     throw protocol::ProtocolError(fmt::format("fetch has no operation {}", call.op));
   }
-  world.start_fetch(call.value("shard"), remote.reply(call.number));
+  const auto a = call.read<wire::Fetch, wire::bounds>(hello);
+  world.start_fetch(a.shard, remote.reply(call.number));
 }
 
 void Contract::check(const State& world, sim::Simulator& sim) {

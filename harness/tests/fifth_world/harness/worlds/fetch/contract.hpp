@@ -15,17 +15,17 @@ namespace overlap::fetch {
 struct Contract {
   using Scenario = fetch::Scenario;
   using State = detail::State;
+  using Hello = wire::Hello;
   static constexpr std::string_view name = "fetch";
   static constexpr std::span<const protocol::Operation> operations = wire::operations;
 
-  static const std::vector<Scenario>& scenarios();
-  static const std::vector<Scenario>& stretch();
+  static const worlds::ScenarioTable<Scenario>& table();
   static Scenario generate(std::uint64_t seed, int k);
   static std::vector<grade::Parameter> parameters(const Scenario& scenario);
   static worlds::ScenarioFacts facts(const Scenario& scenario);
   static int actors(const Scenario&) { return 1; }
-  static void hello(const Scenario& scenario, protocol::Writer& w);
-  static void serve(State& world, worlds::Remote& remote, worlds::Call& call);
+  static Hello hello(const Scenario& scenario);
+  static void serve(State& world, const Hello& hello, worlds::Remote& remote, worlds::Call& call);
   static void state(const State&, protocol::Writer&) {}
   static std::string outstanding(const State&) { return ""; }
   static void check(const State& world, sim::Simulator& sim);

@@ -9,34 +9,30 @@
 
 namespace overlap::fetch {
 
-using client::Connection;
-
 namespace detail {
 
 class Client {
  public:
-  explicit Client(protocol::Reader& hello)
-      : shards(static_cast<int>(hello.integer())),
-        links(static_cast<int>(hello.integer())),
-        source(new Source(*this)) {}
+  Client() : source(new Source(*this)) {}
 
-  const int shards, links;
+  const wire::Hello hello = client::read_hello<wire::Hello>();
   std::unique_ptr<Source> source;
 };
 
 }  // namespace detail
 
-int Source::num_shards() const { return client_->shards; }
-int Source::num_links() const { return client_->links; }
+int Source::num_shards() const { return client_->hello.shards; }
+int Source::num_links() const { return client_->hello.links; }
 
 void Source::start_fetch(int shard, Handler<> handler) {
-  client::call(client::request(wire::fetch, "Source::fetch").integer(shard), std::move(handler));
+  client::call(client::request(wire::fetch, "Source::fetch", wire::Fetch{shard}),
+               std::move(handler));
 }
 
 }  // namespace overlap::fetch
 
 template <>
 void overlap::client::start(const Entry<fetch::Source>& entry) {
-  static fetch::detail::Client world(Connection::get().hello());
+  static fetch::detail::Client world;
   run(entry, {world.source.get()});
 }
