@@ -9,7 +9,7 @@ namespace fetch = overlap::fetch;
 BOOST_AUTO_TEST_SUITE(fetch_facts)
 
 BOOST_AUTO_TEST_CASE(default_scenario) {
-  const auto facts = fetch::Contract::facts(fetch::Contract::scenarios().front());
+  const auto facts = fetch::Contract::facts(fetch::Contract::table().scenarios().front());
   BOOST_TEST(facts.baseline_ms == 12 * 20);
   BOOST_TEST(facts.bound.ms == 4 * 20);
   BOOST_TEST(facts.best_known_ms == facts.bound.ms);
