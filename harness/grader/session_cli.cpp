@@ -470,7 +470,8 @@ int score_command(int argc, char** argv) {
   if (args.count("unseen")) {
     code_in.unseen = unseen_tier(args["unseen"].as<std::string>(), exercise, record.events);
   }
-  const grade::SubScore code = grade::code_score(format.code, ex, code_in);
+  grade::SubScore code = grade::code_score(format.code, ex, code_in);
+  if (only && code_in.tiers.empty()) code.reason = fmt::format("`{}` never graded", *only);
   const std::map<std::string, int> scores = grade::sub_scores(format, code.value, marks);
 
   fmt::print("{}: session {}, the {} rule\n", exercise, record.folder.filename().string(),
