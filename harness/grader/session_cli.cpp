@@ -402,17 +402,20 @@ grade::Marks marks_of(const po::variables_map& args, const grade::Format& format
         "--defended, --unseen REPORT.json)",
         format.name, fmt::join(missing, ", ")));
   }
-  const auto one = [&](const char* o) { return marks(args[o].as<std::string>(), o, 2, 1, 1)[0]; };
+  // `o` is the option as written ("--approach"); the variables map keys it without the dashes.
+  const auto one = [&](const char* o) {
+    return marks(args[o + 2].as<std::string>(), o, 2, 1, 1)[0];
+  };
   grade::Marks m;
   if (needs("--predictions")) {
     m.predictions = marks(args["predictions"].as<std::string>(), "--predictions", 2, 2, 2);
   }
-  if (needs("--communication")) m.communication = one("communication");
+  if (needs("--communication")) m.communication = one("--communication");
   if (needs("--follow-ups")) {
     m.follow_ups = marks(args["follow-ups"].as<std::string>(), "--follow-ups", 2, 2, 3);
   }
-  if (needs("--approach")) m.approach = one("approach");
-  if (needs("--debrief")) m.debrief = one("debrief");
+  if (needs("--approach")) m.approach = one("--approach");
+  if (needs("--debrief")) m.debrief = one("--debrief");
   m.defended = args.count("defended");
   return m;
 }
