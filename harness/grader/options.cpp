@@ -86,7 +86,15 @@ po::options_description judge_options() {
   return all;
 }
 
-po::variables_map parse_options(int argc, char** argv) {
+po::variables_map parse_options(int argc, char** argv, Table table) {
+  po::options_description options;
+  if (table == Table::judge) {
+    options.add(judge_options());
+  } else {
+    po::options_description frame;
+    frame.add_options()("help,h", "")("exercise", po::value<std::string>());
+    options.add(frame).add(grade_options());
+  }
   po::positional_options_description positional;
   positional.add("exercise", 1);
   // Without guessing: --sol is not --solution, as the script reads the options it acts on.
@@ -94,7 +102,7 @@ po::variables_map parse_options(int argc, char** argv) {
   po::variables_map args;
   try {
     po::store(po::command_line_parser(argc, argv)
-                  .options(judge_options())
+                  .options(options)
                   .positional(positional)
                   .style(style)
                   .run(),

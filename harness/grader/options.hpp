@@ -24,9 +24,14 @@ struct OptionError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The command line parsed against judge_options(), the exercise its first argument (no prefix of
-// an option stands for it), and checked as far as the table goes: an unknown option, a missing or
+// Which options a command line may hold: grade's alone (a user's, through the script), or the
+// judge's, its own included.
+enum class Table { grade, judge };
+
+// The command line parsed against that table, the exercise its first argument (no prefix of an
+// option stands for it), and checked as far as the table goes: an unknown option, a missing or
 // malformed value, an unknown compiler. Throws OptionError.
-boost::program_options::variables_map parse_options(int argc, char** argv);
+boost::program_options::variables_map parse_options(int argc, char** argv,
+                                                    Table table = Table::judge);
 
 }  // namespace overlap::grade
