@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "../worlds/fsdp/contract.hpp"
-#include "../worlds/grad-accum/contract.hpp"
-#include "../worlds/param-server/contract.hpp"
-#include "../worlds/pipeline/contract.hpp"
+#include "../worlds/fsdp/world.hpp"
+#include "../worlds/grad-accum/world.hpp"
+#include "../worlds/param-server/world.hpp"
+#include "../worlds/pipeline/world.hpp"
 
 namespace {
 

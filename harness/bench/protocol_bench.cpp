@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "../core/operation.hpp"
-#include "../grader/build.hpp"
-#include "../grader/program.hpp"
+#include "../sim/operation.hpp"
+#include "../judge/build.hpp"
+#include "../judge/program.hpp"
 #include "../protocol/frames.hpp"
 #include "../worlds/common/lock_step.hpp"
 #include "protocol_bench_wire.hpp"
@@ -39,8 +39,8 @@ double run(const std::string& client, long operations) {
   hello.integer(protocol::kVersion).text("bench");
   protocol::write(hello, told);
   const auto start = std::chrono::steady_clock::now();
-  grade::SandboxHost host(grade::launcher_of("pipeline"), true);
-  grade::Program link(host, client, 600);
+  judge::SandboxHost host(judge::launcher_of("pipeline"), true);
+  judge::Program link(host, client, 600);
   const worlds::RunOutcome outcome =
       worlds::lock_step(sim, link, remote, hello,
                         {kDevices,

@@ -22,7 +22,7 @@ struct Work {
 };
 BOOST_DESCRIBE_STRUCT(Work, (), (device))
 
-inline constexpr protocol::Bound<Hello> bounds[] = {
+inline constexpr protocol::Range<Hello> ranges[] = {
     {"device", "device", 0, [](const Hello& h) { return h.devices - 1; }},
 };
 

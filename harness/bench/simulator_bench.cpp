@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "../core/operation.hpp"
+#include "../sim/operation.hpp"
 
 namespace asio = boost::asio;
 using namespace overlap::sim;

@@ -23,12 +23,12 @@ namespace overlap::protocol {
 // The judge checks it where the call uses it (worlds/common/remote.hpp), not as it reads it.
 enum class Handle : std::int64_t {};
 
-// The judge's bound on an integer argument of a world's calls, or on a list argument's length:
+// The judge's range for an integer argument of a world's calls, or for a list argument's length:
 // the argument is the calls' member named `member`, named `what` in errors, and lies in
 // [low, high(hello)] (high: nullptr for the member type's largest value). A world's wire.hpp
 // lists one for every integer and list member of its calls' arguments.
 template <class Hello>
-struct Bound {
+struct Range {
   const char* member;
   const char* what;
   std::int64_t low = std::numeric_limits<int>::min();
@@ -117,11 +117,11 @@ T read(Reader& r, Range range) {
   return value;
 }
 
-// The index in `bounds` of the bound on the member named `name`, or bounds' size if none.
+// The index in `ranges` of the range of the member named `name`, or ranges' size if none.
 template <class Hello, std::size_t N>
-consteval std::size_t find(const Bound<Hello> (&bounds)[N], std::string_view name) {
+consteval std::size_t find(const Range<Hello> (&ranges)[N], std::string_view name) {
   for (std::size_t i = 0; i < N; ++i) {
-    if (bounds[i].member == name) return i;
+    if (ranges[i].member == name) return i;
   }
   return N;
 }
@@ -141,19 +141,19 @@ T read(Reader& r) {
   return described::read<T>(r, [](auto, std::int64_t&, std::int64_t&, const char*&) {});
 }
 
-// Reads a T a submission sent, each integer and list length within its bound in `Bounds` (an
-// array of Bound<Hello>) given what the judge told it in `hello`: out of it is a ProtocolError
+// Reads a T a submission sent, each integer and list length within its range in `Ranges` (an
+// array of Range<Hello>) given what the judge told it in `hello`: out of it is a ProtocolError
 // that names the argument and its range.
-template <described::Struct T, const auto& Bounds, class Hello>
+template <described::Struct T, const auto& Ranges, class Hello>
 T read(Reader& r, const Hello& hello) {
   return described::read<T>(
       r, [&hello]<class D>(D, std::int64_t& low, std::int64_t& high, const char*& what) {
-        constexpr std::size_t i = described::find(Bounds, D::name);
-        static_assert(i < std::size(Bounds), "every integer and list argument has its bound");
-        constexpr Bound<Hello> bound = Bounds[i];
-        what = bound.what;
-        low = bound.low;
-        if constexpr (bound.high != nullptr) high = bound.high(hello);
+        constexpr std::size_t i = described::find(Ranges, D::name);
+        static_assert(i < std::size(Ranges), "every integer and list argument has its range");
+        constexpr Range<Hello> range = Ranges[i];
+        what = range.what;
+        low = range.low;
+        if constexpr (range.high != nullptr) high = range.high(hello);
       });
 }
 

@@ -19,12 +19,12 @@ double round_size(int i) {
 }
 constexpr int kOneMs = 9;  // round_size(kOneMs) == 1
 
-bool takes_time(const grade::TimelineEvent& e) { return e.end_ms > e.start_ms; }
+bool takes_time(const verdict::TimelineEvent& e) { return e.end_ms > e.start_ms; }
 
 // The shortest operation that starts before `end` and takes time; infinity when there is none.
-double shortest_before(const std::vector<grade::TimelineEvent>& timeline, double end) {
+double shortest_before(const std::vector<verdict::TimelineEvent>& timeline, double end) {
   double shortest = std::numeric_limits<double>::infinity();
-  for (const grade::TimelineEvent& e : timeline) {
+  for (const verdict::TimelineEvent& e : timeline) {
     if (e.start_ms < end && takes_time(e)) shortest = std::min(shortest, e.end_ms - e.start_ms);
   }
   return shortest;
@@ -32,7 +32,7 @@ double shortest_before(const std::vector<grade::TimelineEvent>& timeline, double
 
 }  // namespace
 
-Gantt gantt(const grade::ScenarioResult& r, int max_columns) {
+Gantt gantt(const verdict::ScenarioResult& r, int max_columns) {
   Gantt chart;
   if (r.chart_window_ms <= 0 || r.utilisation.empty() || max_columns <= 0) return chart;
   // The finest size that fits the world's window, but not below 1 ms: finer would only stretch a
@@ -60,8 +60,8 @@ Gantt gantt(const grade::ScenarioResult& r, int max_columns) {
   std::size_t width = 0;
   for (const auto& d : r.utilisation) width = std::max(width, d.device.size());
   for (std::size_t d = 0; d < r.utilisation.size(); ++d) {
-    std::vector<const grade::TimelineEvent*> ops;
-    for (const grade::TimelineEvent& e : r.timeline) {
+    std::vector<const verdict::TimelineEvent*> ops;
+    for (const verdict::TimelineEvent& e : r.timeline) {
       if (e.device == static_cast<int>(d) && takes_time(e) && e.start_ms < window) {
         ops.push_back(&e);
       }
@@ -72,7 +72,7 @@ Gantt gantt(const grade::ScenarioResult& r, int max_columns) {
     std::vector<char> glyph(columns, '.');
     std::vector<bool> overlap(columns, false);
     double busy_until = -std::numeric_limits<double>::infinity();
-    for (const grade::TimelineEvent* e : ops) {
+    for (const verdict::TimelineEvent* e : ops) {
       const auto [first, last] = columns_of(e->start_ms, e->end_ms);
       for (int c = first; c <= last; ++c) {
         const double part =

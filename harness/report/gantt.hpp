@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "../grade/result.hpp"
+#include "../verdict/result.hpp"
 
 namespace overlap::report {
 
@@ -21,6 +21,6 @@ struct Gantt {
 // of it, in upper case when the device is busy all of it and in lower case when only part of it,
 // '.' when the device is idle, and '!' where two operations overlap on one device (contention).
 // Operations that take no time cover no column and are left out (the trace shows them).
-Gantt gantt(const grade::ScenarioResult& result, int max_columns = 96);
+Gantt gantt(const verdict::ScenarioResult& result, int max_columns = 96);
 
 }  // namespace overlap::report

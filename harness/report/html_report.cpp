@@ -8,7 +8,7 @@
 #include <iterator>
 #include <map>
 
-#include "../grade/verdict.hpp"
+#include "../verdict/verdict.hpp"
 
 namespace overlap::report {
 
@@ -138,7 +138,7 @@ double tick_step(double span, int ticks) {
 // Every kind of operation on the page gets one colour, the same in every scenario.
 class KindColours {
  public:
-  explicit KindColours(const grade::Report& report) {
+  explicit KindColours(const verdict::Report& report) {
     for (const auto& s : report.scenarios) {
       for (const auto& e : s.timeline) index_.emplace(e.kind, index_.size() % kKindColours);
     }
@@ -151,13 +151,13 @@ class KindColours {
 
 using Out = std::back_insert_iterator<std::string>;
 
-void header(const grade::Report& report, Out out) {
-  const grade::Provenance& p = report.provenance;
-  const char* tier = grade::tier_name(report.verdict);
+void header(const verdict::Report& report, Out out) {
+  const verdict::Provenance& p = report.provenance;
+  const char* tier = verdict::tier_name(report.verdict);
   fmt::format_to(out,
                  "<header>\n<h1>overlap: <span class=\"exercise\">{}</span> <span class=\"tier "
                  "tier-{}\" id=\"overall\">{}</span></h1>\n<dl class=\"facts provenance\">\n",
-                 html_escape(report.exercise), tier, grade::tier_heading(report.verdict));
+                 html_escape(report.exercise), tier, verdict::tier_heading(report.verdict));
   fmt::format_to(out, "<dt>submission</dt><dd class=\"submission\"><code>{}</code></dd>\n",
                  html_escape(report.submission));
   fmt::format_to(out, "<dt>compiler</dt><dd class=\"compiler\">{}</dd>\n",
@@ -174,15 +174,15 @@ void header(const grade::Report& report, Out out) {
   fmt::format_to(out, "<dt>seed</dt><dd class=\"seed\">{}</dd>\n</dl>\n</header>\n", report.seed);
 }
 
-void verdict_table(const grade::Report& report, Out out) {
+void verdict_table(const verdict::Report& report, Out out) {
   fmt::format_to(out,
                  "<table class=\"verdicts\">\n<thead><tr><th>scenario</th><th>verdict</th>"
                  "<th class=\"number\">speedup</th><th class=\"number\">makespan</th>"
                  "<th class=\"number\">baseline</th><th class=\"number\">bound</th>"
                  "<th class=\"number\">best known</th></tr></thead>\n<tbody>\n");
   for (std::size_t i = 0; i < report.scenarios.size(); ++i) {
-    const grade::ScenarioResult& r = report.scenarios[i];
-    const char* tier = grade::tier_name(r.verdict);
+    const verdict::ScenarioResult& r = report.scenarios[i];
+    const char* tier = verdict::tier_name(r.verdict);
     fmt::format_to(out,
                    "<tr class=\"verdict-row\" data-scenario=\"{0}\"><td><a href=\"#s{1}\">{0}</a>"
                    "</td><td class=\"tier tier-{2}\">{2}</td><td class=\"number\">{3}</td>"
@@ -196,14 +196,14 @@ void verdict_table(const grade::Report& report, Out out) {
   fmt::format_to(out, "</tbody>\n</table>\n");
 }
 
-std::string verdict_sentence(const grade::ScenarioResult& r) {
+std::string verdict_sentence(const verdict::ScenarioResult& r) {
   if (!r.correct) {
     return r.finished ? "fail: the run is not correct (see the violations)"
                       : "fail: the run did not complete (see the violations)";
   }
   return fmt::format(
       "{}: correct, speedup {:.2f}x; pass needs {:.2f}x, optimal {:.2f}x (within 2% of {} ms)",
-      grade::tier_name(r.verdict), r.speedup, r.pass_speedup, r.optimal_speedup,
+      verdict::tier_name(r.verdict), r.speedup, r.pass_speedup, r.optimal_speedup,
       ms(r.best_known_ms));
 }
 
@@ -219,7 +219,7 @@ void mark(Out out, const char* cls, double x, double bottom, int label_line, boo
                  html_escape(title));
 }
 
-void timeline(const grade::ScenarioResult& r, std::size_t index, const KindColours& colours,
+void timeline(const verdict::ScenarioResult& r, std::size_t index, const KindColours& colours,
               Out out) {
   const std::size_t rows = r.utilisation.size();
   std::size_t longest_name = 0;
@@ -258,7 +258,7 @@ void timeline(const grade::ScenarioResult& r, std::size_t index, const KindColou
   // One row per device, its operations on it.
   std::vector<std::string> row_ops(rows);
   for (std::size_t i = 0; i < drawn; ++i) {
-    const grade::TimelineEvent& e = r.timeline[i];
+    const verdict::TimelineEvent& e = r.timeline[i];
     if (e.device < 0 || static_cast<std::size_t>(e.device) >= rows) continue;
     const double y = kTop + e.device * (kRowHeight + kRowGap);
     fmt::format_to(std::back_inserter(row_ops[static_cast<std::size_t>(e.device)]),
@@ -289,7 +289,7 @@ void timeline(const grade::ScenarioResult& r, std::size_t index, const KindColou
        "best known: " + ms(r.best_known_ms) + " ms, the best makespan known");
   // Each violation at its moment: the list below links here.
   for (std::size_t k = 0; k < r.violations.size(); ++k) {
-    const grade::ViolationEntry& v = r.violations[k];
+    const verdict::ViolationEntry& v = r.violations[k];
     const double vx = x(v.at_ms);
     fmt::format_to(out,
                    "<g class=\"violation-marker\" id=\"s{}-v{}\"><line x1=\"{:.1f}\" y1=\"{:.1f}\" "
@@ -307,7 +307,7 @@ void timeline(const grade::ScenarioResult& r, std::size_t index, const KindColou
   }
 }
 
-void legend(const grade::ScenarioResult& r, const KindColours& colours, Out out) {
+void legend(const verdict::ScenarioResult& r, const KindColours& colours, Out out) {
   std::vector<std::string> kinds;
   for (const auto& e : r.timeline) {
     if (std::find(kinds.begin(), kinds.end(), e.kind) == kinds.end()) kinds.push_back(e.kind);
@@ -324,15 +324,15 @@ void legend(const grade::ScenarioResult& r, const KindColours& colours, Out out)
                  "makespan</li><li>red: a violation</li>\n</ul>\n");
 }
 
-void scenario(const grade::ScenarioResult& r, std::size_t index, const KindColours& colours,
+void scenario(const verdict::ScenarioResult& r, std::size_t index, const KindColours& colours,
               Out out) {
-  const char* tier = grade::tier_name(r.verdict);
+  const char* tier = verdict::tier_name(r.verdict);
   fmt::format_to(out,
                  "<section class=\"scenario\" id=\"s{}\" data-scenario=\"{}\">\n<h2>{} <span "
                  "class=\"tier tier-{}\">{}</span></h2>\n<p class=\"description\">{}</p>\n"
                  "<p class=\"verdict-line\">{}</p>\n<dl class=\"facts\">\n",
                  index, html_escape(r.name), html_escape(r.name), tier,
-                 grade::tier_heading(r.verdict), html_escape(r.description),
+                 verdict::tier_heading(r.verdict), html_escape(r.description),
                  html_escape(verdict_sentence(r)));
   if (r.finished) {
     fmt::format_to(out,
@@ -344,7 +344,7 @@ void scenario(const grade::ScenarioResult& r, std::size_t index, const KindColou
   if (!r.best_known_note.empty()) {
     fmt::format_to(out, "<dt>best known</dt><dd>{}</dd>\n", html_escape(r.best_known_note));
   }
-  for (const grade::Figure& f : r.figures) {
+  for (const verdict::Figure& f : r.figures) {
     fmt::format_to(out, "<dt>{}</dt><dd>{:g}{}{}</dd>\n", html_escape(f.name),
                    std::round(f.value * 1000) / 1000, f.unit.empty() ? "" : " ",
                    html_escape(f.unit));
@@ -357,7 +357,7 @@ void scenario(const grade::ScenarioResult& r, std::size_t index, const KindColou
     fmt::format_to(out, "<h3>violations ({})</h3>\n<ol class=\"violations\">\n",
                    r.violations_total);
     for (std::size_t k = 0; k < r.violations.size(); ++k) {
-      const grade::ViolationEntry& v = r.violations[k];
+      const verdict::ViolationEntry& v = r.violations[k];
       fmt::format_to(out,
                      "<li><a href=\"#s{}-v{}\"><span class=\"kind\">{}</span> at {} ms</a>: "
                      "<span class=\"message\">{}</span></li>\n",
@@ -374,7 +374,7 @@ void scenario(const grade::ScenarioResult& r, std::size_t index, const KindColou
                    "<h3>peak memory</h3>\n<table class=\"memory\">\n<thead><tr><th>pool</th>"
                    "<th class=\"number\">peak</th><th class=\"number\">budget</th><th>unit</th>"
                    "</tr></thead>\n<tbody>\n");
-    for (const grade::MemoryPeak& m : r.peak_memory) {
+    for (const verdict::MemoryPeak& m : r.peak_memory) {
       fmt::format_to(out,
                      "<tr{}><td>{}</td><td class=\"number\">{:g}</td><td class=\"number\">{:g}"
                      "</td><td>{}{}</td></tr>\n",
@@ -388,7 +388,7 @@ void scenario(const grade::ScenarioResult& r, std::size_t index, const KindColou
                    "<h3>utilisation</h3>\n<table class=\"utilisation\">\n<thead><tr>"
                    "<th>device</th><th class=\"number\">busy</th><th class=\"number\">of the "
                    "makespan</th></tr></thead>\n<tbody>\n");
-    for (const grade::DeviceUse& d : r.utilisation) {
+    for (const verdict::DeviceUse& d : r.utilisation) {
       fmt::format_to(out,
                      "<tr><td>{}</td><td class=\"number\">{} ms</td><td class=\"number\">"
                      "{:.0f}%</td></tr>\n",
@@ -434,7 +434,7 @@ std::string html_escape(std::string_view text) {
   return out;
 }
 
-std::string html_page(const grade::Report& report) {
+std::string html_page(const verdict::Report& report) {
   std::string page;
   Out out(page);
   const KindColours colours(report);
@@ -445,7 +445,7 @@ std::string html_page(const grade::Report& report) {
                  "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                  "<link rel=\"icon\" href=\"data:,\">\n<title>overlap: {}: {}</title>\n",
-                 html_escape(report.exercise), grade::tier_heading(report.verdict));
+                 html_escape(report.exercise), verdict::tier_heading(report.verdict));
   page += "<style>";
   page += kStyle;
   page += "</style>\n<script>";

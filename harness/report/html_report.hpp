@@ -7,11 +7,11 @@
 #include <string>
 #include <string_view>
 
-#include "../grade/result.hpp"
+#include "../verdict/result.hpp"
 
 namespace overlap::report {
 
-std::string html_page(const grade::Report& report);
+std::string html_page(const verdict::Report& report);
 
 // Text made safe for HTML content and attribute values: & < > " ' as character references.
 std::string html_escape(std::string_view text);

@@ -40,7 +40,7 @@ json::object members(const T& value, Skip leave_out) {
 
 }  // namespace
 
-json::value to_json(const grade::Report& report) {
+json::value to_json(const verdict::Report& report) {
   json::object out;
   out["schema"] = "overlap-report";
   out["schema_version"] = kSchemaVersion;
@@ -49,7 +49,7 @@ json::value to_json(const grade::Report& report) {
   }
   // The timeline is for the terminal chart and the trace, not for the versioned report.
   json::array& scenarios = out["scenarios"].emplace_array();
-  for (const grade::ScenarioResult& scenario : report.scenarios) {
+  for (const verdict::ScenarioResult& scenario : report.scenarios) {
     scenarios.push_back(members(scenario, [](std::string_view name) {
       return name == "timeline" || name == "chart_window_ms";
     }));

@@ -4,7 +4,7 @@
 
 #include <boost/json/value.hpp>
 
-#include "../grade/result.hpp"
+#include "../verdict/result.hpp"
 
 namespace overlap::report {
 
@@ -12,6 +12,6 @@ namespace overlap::report {
 // 3: `optimum_ms` and `optimum_note` renamed `best_known_ms` and `best_known_note`.
 inline constexpr int kSchemaVersion = 3;
 
-boost::json::value to_json(const grade::Report& report);
+boost::json::value to_json(const verdict::Report& report);
 
 }  // namespace overlap::report

@@ -9,7 +9,7 @@
 #include <set>
 #include <vector>
 
-#include "../grade/verdict.hpp"
+#include "../verdict/verdict.hpp"
 #include "gantt.hpp"
 
 namespace overlap::report {
@@ -43,7 +43,7 @@ void print_list(std::ostream& out, const char* label, const std::vector<std::str
   fmt::print(out, "{}\n", line);
 }
 
-std::string verdict_line(const grade::ScenarioResult& r) {
+std::string verdict_line(const verdict::ScenarioResult& r) {
   if (!r.correct) {
     return r.finished ? "FAIL: the run is not correct (see violations)"
                       : "FAIL: the run did not complete (see violations)";
@@ -51,11 +51,11 @@ std::string verdict_line(const grade::ScenarioResult& r) {
   return fmt::format(
       "{}: correct, speedup {:.2f}x; pass needs {:.2f}x, optimal {:.2f}x (within 2% of the best "
       "known, {:g} ms)",
-      grade::tier_heading(r.verdict), r.speedup, r.pass_speedup, r.optimal_speedup,
+      verdict::tier_heading(r.verdict), r.speedup, r.pass_speedup, r.optimal_speedup,
       r.best_known_ms);
 }
 
-void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
+void print_scenario(const verdict::ScenarioResult& r, std::ostream& out) {
   fmt::print(out, "\n{} ({})\n", r.name, r.description);
   fmt::print(out, "  verdict     {}\n", verdict_line(r));
   if (r.finished) {
@@ -127,27 +127,27 @@ void print_scenario(const grade::ScenarioResult& r, std::ostream& out) {
 }
 
 // The line that sums the grade up: the overall tier, then each scenario's.
-void print_total(const grade::Report& report, std::ostream& out) {
+void print_total(const verdict::Report& report, std::ostream& out) {
   std::vector<std::string> parts;
   for (const auto& r : report.scenarios) {
     parts.push_back(
-        r.correct ? fmt::format("{} {} {:.2f}x", r.name, grade::tier_name(r.verdict), r.speedup)
+        r.correct ? fmt::format("{} {} {:.2f}x", r.name, verdict::tier_name(r.verdict), r.speedup)
                   : fmt::format("{} fail", r.name));
   }
-  fmt::print(out, "\n{}: {} ({})\n", report.exercise, grade::tier_heading(report.verdict),
+  fmt::print(out, "\n{}: {} ({})\n", report.exercise, verdict::tier_heading(report.verdict),
              fmt::join(parts, ", "));
 }
 
 }  // namespace
 
-void print_text(const grade::Report& report, std::ostream& out) {
+void print_text(const verdict::Report& report, std::ostream& out) {
   fmt::print(out, "overlap: grading {} ({}, built with {}){}\n", report.exercise, report.submission,
              report.compiler,
              report.provenance.namespaces
                  ? ""
                  : ", WITHOUT THE SANDBOX'S NAMESPACES (--no-sandbox): only the system-call "
                    "filter and the limits held");
-  const grade::Provenance& p = report.provenance;
+  const verdict::Provenance& p = report.provenance;
   fmt::print(out, "  sha256 {}, kit {}{}, time limit {:g} s a scenario, seed {}\n",
              p.submission_sha256.empty() ? "unknown" : p.submission_sha256.substr(0, 16),
              p.kit_commit.substr(0, 12), p.kit_modified ? " (modified)" : "", p.time_limit_s,
@@ -158,7 +158,7 @@ void print_text(const grade::Report& report, std::ostream& out) {
              report.scenarios.size() == 1 ? "" : "s", report.real_seconds);
 }
 
-void print_summary(const grade::Report& report, std::ostream& out) {
+void print_summary(const verdict::Report& report, std::ostream& out) {
   for (const auto& r : report.scenarios) {
     fmt::print(out, "\n{} ({})\n  verdict     {}\n", r.name, r.description, verdict_line(r));
     if (!r.violations.empty()) {

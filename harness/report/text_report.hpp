@@ -4,14 +4,14 @@
 
 #include <ostream>
 
-#include "../grade/result.hpp"
+#include "../verdict/result.hpp"
 
 namespace overlap::report {
 
-void print_text(const grade::Report& report, std::ostream& out);
+void print_text(const verdict::Report& report, std::ostream& out);
 
 // The short form (`--summary`, what `overlap watch` shows): each scenario's verdict and first
 // violation, then the summary line.
-void print_summary(const grade::Report& report, std::ostream& out);
+void print_summary(const verdict::Report& report, std::ostream& out);
 
 }  // namespace overlap::report

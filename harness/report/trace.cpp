@@ -13,10 +13,10 @@ std::int64_t microseconds(double ms) { return std::llround(ms * 1000); }
 
 }  // namespace
 
-json::value trace_json(const grade::Report& report) {
+json::value trace_json(const verdict::Report& report) {
   json::array events;
   for (std::size_t i = 0; i < report.scenarios.size(); ++i) {
-    const grade::ScenarioResult& s = report.scenarios[i];
+    const verdict::ScenarioResult& s = report.scenarios[i];
     const auto pid = static_cast<std::int64_t>(i + 1);
     events.push_back({{"name", "process_name"},
                       {"ph", "M"},
@@ -29,7 +29,7 @@ json::value trace_json(const grade::Report& report) {
                         {"tid", static_cast<std::int64_t>(d)},
                         {"args", {{"name", s.utilisation[d].device}}}});
     }
-    for (const grade::TimelineEvent& e : s.timeline) {
+    for (const verdict::TimelineEvent& e : s.timeline) {
       events.push_back({{"name", e.detail.empty() ? e.kind : e.kind + " " + e.detail},
                         {"cat", e.kind},
                         {"ph", "X"},

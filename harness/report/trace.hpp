@@ -4,10 +4,10 @@
 
 #include <boost/json/value.hpp>
 
-#include "../grade/result.hpp"
+#include "../verdict/result.hpp"
 
 namespace overlap::report {
 
-boost::json::value trace_json(const grade::Report& report);
+boost::json::value trace_json(const verdict::Report& report);
 
 }  // namespace overlap::report

@@ -31,8 +31,8 @@
 #include <string>
 #include <vector>
 
-#include "../grade/verdict.hpp"
-#include "../grader/score_rule.hpp"
+#include "../verdict/verdict.hpp"
+#include "../interview/score_rule.hpp"
 
 namespace json = boost::json;
 namespace fs = std::filesystem;
@@ -565,7 +565,7 @@ void check_preparation(const std::vector<std::string>& lines, int card_words, in
   }
   // An exercise without a 15-minute format (no scenario for it in the rule) shows "–".
   int quick_line = 0;
-  const auto rule = overlap::grade::read_score_rule((kit / "guides/score.json").string());
+  const auto rule = overlap::interview::read_score_rule((kit / "guides/score.json").string());
   const auto& ex = rule.exercise(exercise);
   const auto listed = ex.hints.find("15-minute");
   const bool has_quick = ex.scenario_of("15-minute") != nullptr;
@@ -629,13 +629,13 @@ std::string graded_on(const std::string* scenario) {
 }
 
 // The anchors table, generated from the rule's data: a row per anchor.
-std::string anchors_table(const std::vector<overlap::grade::Anchor>& anchors,
+std::string anchors_table(const std::vector<overlap::interview::Anchor>& anchors,
                           const std::string* scenario) {
   std::string out = fmt::format("| anchor | outcome | kit file | {} |\n| --- | --- | --- | --- |\n",
                                 graded_on(scenario));
   for (const auto& a : anchors) {
     out += fmt::format("| {} | {} | `{}` | `{}` |\n", a.says, a.outcome, a.program,
-                       overlap::grade::tier_name(a.verdict));
+                       overlap::verdict::tier_name(a.verdict));
   }
   return out;
 }
@@ -645,7 +645,7 @@ std::string anchors_table(const std::vector<overlap::grade::Anchor>& anchors,
 void check_format_card(const std::string& exercise, const std::string& guide,
                        const std::vector<std::string>& lines, const fs::path& kit,
                        const std::string& format, const std::string& scenario,
-                       const overlap::grade::ExerciseRule& ex) {
+                       const overlap::interview::ExerciseRule& ex) {
   int line = 0;
   const std::string heading = fmt::format("## The {} card", format);
   const std::string card = section_of(lines, heading, line);
@@ -685,7 +685,7 @@ void check_format_card(const std::string& exercise, const std::string& guide,
 void check_score_tables(const std::string& exercise, const std::string& guide,
                         const std::vector<std::string>& lines, const fs::path& kit,
                         Reports& reports) {
-  const auto rule = overlap::grade::read_score_rule((kit / "guides/score.json").string());
+  const auto rule = overlap::interview::read_score_rule((kit / "guides/score.json").string());
   const auto& ex = rule.exercise(exercise);
   static const std::regex score_marker(R"(^<!-- score table: ([\w-]+) -->\s*$)");
   static const std::regex anchors_marker(R"(^<!-- anchors: ([\w-]+) -->\s*$)");
@@ -700,9 +700,9 @@ void check_score_tables(const std::string& exercise, const std::string& guide,
       continue;
     }
     const auto found = ex.anchors.find(format);
-    const std::vector<overlap::grade::Anchor> anchors =
-        found == ex.anchors.end() ? std::vector<overlap::grade::Anchor>{} : found->second;
-    std::string expected = score ? overlap::grade::card_table(rule.format(format), anchors)
+    const std::vector<overlap::interview::Anchor> anchors =
+        found == ex.anchors.end() ? std::vector<overlap::interview::Anchor>{} : found->second;
+    std::string expected = score ? overlap::interview::card_table(rule.format(format), anchors)
                                  : anchors_table(anchors, ex.scenario_of(format));
     std::vector<std::string> want = lines_of(expected);
     std::vector<std::string> have = block_after(lines, i);
@@ -731,10 +731,10 @@ void check_score_tables(const std::string& exercise, const std::string& guide,
         continue;
       }
       const std::string overall(report->at("verdict").as_string());
-      if (overall != overlap::grade::tier_name(a.verdict)) {
+      if (overall != overlap::verdict::tier_name(a.verdict)) {
         error(static_cast<int>(i) + 1, guide,
               "anchor {} ({}): the data says `{}` {}, the grader {}", a.name, a.program,
-              overlap::grade::tier_name(a.verdict), graded_on(ex.scenario_of(format)), overall);
+              overlap::verdict::tier_name(a.verdict), graded_on(ex.scenario_of(format)), overall);
       }
     }
   }

@@ -1,8 +1,8 @@
 // Registering a submission: one line, `OVERLAP_TRAIN(train)`, after a function that is either
-//   void train(World&)                          synchronous: blocking calls, one actor
-//   boost::asio::awaitable<void> train(World&)  a coroutine: async_ calls with co_await
-// where World is the exercise's (Pipeline, Trainer, Cluster or Rank: its header names it as
-// overlap::ExerciseApi). The grader starts it once per run (once per rank in SPMD worlds) and
+//   void train(ExerciseApi&)                          synchronous: blocking calls, one actor
+//   boost::asio::awaitable<void> train(ExerciseApi&)  a coroutine: async_ calls with co_await
+// where ExerciseApi is the exercise's own (Pipeline, Trainer, Cluster or Rank: its header names
+// it as overlap::ExerciseApi). The grader starts it once per run (once per rank in SPMD worlds) and
 // waits for it to return: the makespan ends there. What it leaves behind (a detached coroutine,
 // an operation not awaited) is still simulated and checked: any operation running past the
 // return, or started after it, is `unfinished-work`. A wrong signature, a missing OVERLAP_TRAIN
@@ -51,8 +51,8 @@ Entry<Api> entry_of(Train& train) {
   struct overlap::detail::Registration<overlap::ExerciseApi> {                              \
     static_assert(::overlap::detail::is_train_for<decltype(train), ::overlap::ExerciseApi>, \
                   "OVERLAP_TRAIN(" #train "): " #train " must be `void " #train             \
-                  "(World&)` or `boost::asio::awaitable<void> " #train                      \
-                  "(World&)`, with World the exercise's (see overlap::ExerciseApi)");       \
+                  "(ExerciseApi&)` or `boost::asio::awaitable<void> " #train                \
+                  "(ExerciseApi&)`, with ExerciseApi the exercise's (Pipeline, ...)");      \
     static ::overlap::Entry<::overlap::ExerciseApi> entry() {                               \
       return ::overlap::detail::entry_of<::overlap::ExerciseApi>(train);                    \
     }                                                                                       \

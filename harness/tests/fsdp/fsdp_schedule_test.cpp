@@ -6,7 +6,7 @@
 #include <string>
 
 #include "../../worlds/common/generated.hpp"
-#include "../../worlds/fsdp/contract.hpp"
+#include "../../worlds/fsdp/world.hpp"
 #include "../../worlds/fsdp/planner.hpp"
 #include "../../worlds/fsdp/scenarios.hpp"
 
@@ -20,7 +20,7 @@ BOOST_AUTO_TEST_CASE(the_planner_reaches_every_named_scenarios_bound) {
       BOOST_TEST(best_known(s).ms == s.best_known_ms, boost::test_tools::tolerance(1e-9));
       BOOST_TEST(lower_bound(s).ms == s.best_known_ms, boost::test_tools::tolerance(1e-9));
       BOOST_TEST(baseline_ms(s) > 1.8 * s.best_known_ms);
-      BOOST_TEST(Contract::facts(s).best_known_ms == s.best_known_ms);
+      BOOST_TEST(World::facts(s).best_known_ms == s.best_known_ms);
     }
   }
 }
@@ -58,7 +58,7 @@ BOOST_AUTO_TEST_CASE(the_stretch_figures_the_guide_states) {
   for (const Scenario& s : scenario_table().stretch()) {
     BOOST_TEST_CONTEXT(s.name) {
       BOOST_TEST(s.name.starts_with("stretch-"));
-      BOOST_TEST(Contract::facts(s).best_known_ms == best_known(s).ms);
+      BOOST_TEST(World::facts(s).best_known_ms == best_known(s).ms);
       BOOST_TEST(best_known(s).ms >= lower_bound(s).ms - 1e-9);
     }
   }
@@ -86,7 +86,7 @@ BOOST_AUTO_TEST_CASE(the_stretch_figures_the_guide_states) {
 BOOST_AUTO_TEST_CASE(generated_scenarios_stay_within_the_brief) {
   for (std::uint64_t seed = 1; seed <= 60; ++seed) {
     for (int k = 0; k < 8; ++k) {
-      const Scenario s = Contract::generate(seed, k);
+      const Scenario s = World::generate(seed, k);
       BOOST_TEST_CONTEXT(s.name) {
         BOOST_TEST(s.name == overlap::worlds::generated_name(seed, k));
         BOOST_TEST(s.description.find('\n') == std::string::npos);
@@ -109,9 +109,9 @@ BOOST_AUTO_TEST_CASE(generated_scenarios_stay_within_the_brief) {
         const double best = best_known(s).ms;
         BOOST_TEST(best >= lower_bound(s).ms - 1e-9);
         BOOST_TEST(best <= 0.8 * baseline_ms(s));
-        BOOST_TEST(Contract::facts(s).best_known_ms == best);
+        BOOST_TEST(World::facts(s).best_known_ms == best);
         // The same name, the same scenario.
-        BOOST_TEST(Contract::generate(seed, k).description == s.description);
+        BOOST_TEST(World::generate(seed, k).description == s.description);
       }
     }
   }
@@ -119,7 +119,7 @@ BOOST_AUTO_TEST_CASE(generated_scenarios_stay_within_the_brief) {
 
 BOOST_AUTO_TEST_CASE(generating_with_figures_is_fast) {
   const auto start = std::chrono::steady_clock::now();
-  for (int k = 0; k < 200; ++k) Contract::facts(Contract::generate(7, k));
+  for (int k = 0; k < 200; ++k) World::facts(World::generate(7, k));
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
   BOOST_TEST(took.count() < 2.0);  // 10 ms a scenario, at worst
 }

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "../../worlds/common/generated.hpp"
-#include "../../worlds/grad-accum/contract.hpp"
+#include "../../worlds/grad-accum/world.hpp"
 #include "../../worlds/grad-accum/oracle.hpp"
 #include "../../worlds/grad-accum/planner.hpp"
 #include "../../worlds/grad-accum/scenarios.hpp"
@@ -180,7 +180,7 @@ BOOST_AUTO_TEST_CASE(with_uneven_validators_results_come_back_out_of_check_order
 // seed-11-2: checks sent to the fast validator (726.566 ms, against 1651.11 and 1644.53) even
 // when that means waiting for it beat every rule: 5016.328 ms against 5207.724.
 BOOST_AUTO_TEST_CASE(waiting_for_a_fast_validator_can_beat_every_rule) {
-  const Scenario s = Contract::generate(11, 2);
+  const Scenario s = World::generate(11, 2);
   const Decision d = oracle(s).decision;
   BOOST_TEST(d.stop_check == 8);
   BOOST_TEST(std::abs(best_by_rule(s, d) - 5207.724) < 1e-6);
@@ -223,7 +223,7 @@ BOOST_AUTO_TEST_CASE(generated_scenarios_stay_within_the_brief_and_take_their_pa
   std::set<std::string> descriptions;
   for (std::uint64_t seed = 1; seed <= 60; ++seed) {
     for (int k = 0; k < 8; ++k) {
-      const Scenario s = Contract::generate(seed, k);
+      const Scenario s = World::generate(seed, k);
       BOOST_TEST_CONTEXT(s.name) {
         BOOST_TEST(s.name == overlap::worlds::generated_name(seed, k));
         check_within_the_brief(s);
@@ -263,21 +263,21 @@ BOOST_AUTO_TEST_CASE(generated_scenarios_stay_within_the_brief_and_take_their_pa
 
 BOOST_AUTO_TEST_CASE(generated_scenarios_replay_from_their_name) {
   for (int k = 0; k < 4; ++k) {
-    const Scenario a = Contract::generate(7, k), b = Contract::generate(7, k);
+    const Scenario a = World::generate(7, k), b = World::generate(7, k);
     BOOST_TEST(a.description == b.description);
     BOOST_TEST(a.worker_ms == b.worker_ms);
     BOOST_TEST(a.validator_ms == b.validator_ms);
     BOOST_TEST(a.seed == b.seed);
   }
-  BOOST_TEST(Contract::generate(7, 0).description != Contract::generate(8, 0).description);
+  BOOST_TEST(World::generate(7, 0).description != World::generate(8, 0).description);
 }
 
 BOOST_AUTO_TEST_CASE(generated_figures_hold) {
   for (std::uint64_t seed = 1; seed <= 100; ++seed) {
     for (int k = 0; k < 4; ++k) {
-      const Scenario s = Contract::generate(seed, k);
+      const Scenario s = World::generate(seed, k);
       BOOST_TEST_CONTEXT(s.name) {
-        const overlap::worlds::ScenarioFacts facts = Contract::facts(s);
+        const overlap::worlds::ScenarioFacts facts = World::facts(s);
         const Decision d = oracle(s).decision;
         // The planner: at least the bound, and at least 20 % below the starter.
         BOOST_TEST(facts.bound.ms <= facts.best_known_ms);

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "../../worlds/common/generated.hpp"
-#include "../../worlds/param-server/contract.hpp"
+#include "../../worlds/param-server/world.hpp"
 #include "../../worlds/param-server/planner.hpp"
 #include "../../worlds/param-server/scenarios.hpp"
 
@@ -108,8 +108,8 @@ BOOST_AUTO_TEST_CASE(generated_scenarios_stay_within_the_briefs_ranges_and_their
   for (std::uint64_t seed = 1; seed <= 50; ++seed) {
     for (int k = 0; k < 4; ++k) {
       const auto start = Clock::now();
-      const Scenario s = Contract::generate(seed, k);
-      const auto facts = Contract::facts(s);
+      const Scenario s = World::generate(seed, k);
+      const auto facts = World::facts(s);
       const double took = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
       slowest_ms = std::max(slowest_ms, took);
       total_ms += took;
@@ -136,7 +136,7 @@ BOOST_AUTO_TEST_CASE(generated_scenarios_stay_within_the_briefs_ranges_and_their
         BOOST_TEST(facts.best_known_ms <= 0.8 * facts.baseline_ms);
         BOOST_TEST(starter_survives(s));
         BOOST_TEST(best_known(s).ms == s.best_known_ms);
-        BOOST_TEST(Contract::generate(seed, k).description == s.description);
+        BOOST_TEST(World::generate(seed, k).description == s.description);
       }
     }
   }
@@ -148,7 +148,7 @@ BOOST_AUTO_TEST_CASE(generated_scenarios_stay_within_the_briefs_ranges_and_their
 // slowest worker left out and a too stale gradient recomputed, beats every policy of the narrow
 // search (2539.388 ms) and a correct program's 2364.26 ms.
 BOOST_AUTO_TEST_CASE(averaging_a_quorum_beats_the_narrow_families) {
-  const Scenario s = Contract::generate(11, 3);
+  const Scenario s = World::generate(11, 3);
   BOOST_TEST(s.workers() == 19);
   const Plan narrow = best_known(s, Breadth::narrow);
   const Plan wide = best_known(s);

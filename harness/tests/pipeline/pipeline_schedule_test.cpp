@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "../../worlds/common/generated.hpp"
-#include "../../worlds/pipeline/contract.hpp"
+#include "../../worlds/pipeline/world.hpp"
 #include "../../worlds/pipeline/planner.hpp"
 #include "../../worlds/pipeline/scenarios.hpp"
 
@@ -135,7 +135,7 @@ BOOST_AUTO_TEST_CASE(a_self_timed_run_replays_as_fixed_orders) {
   // scheduling of the orders it chose.
   for (int seed = 1; seed <= 10; ++seed) {
     for (int k = 0; k < 4; ++k) {
-      const Scenario sc = Contract::generate(seed, k);
+      const Scenario sc = World::generate(seed, k);
       for (planner::Rule rule : {planner::Rule::alternate, planner::Rule::backward_first,
                                  planner::Rule::forward_first, planner::Rule::oldest_first}) {
         const planner::Step timed = planner::run_self_timed(sc, rule, sc.stashes);
@@ -152,7 +152,7 @@ BOOST_AUTO_TEST_CASE(a_self_timed_run_replays_as_fixed_orders) {
 BOOST_AUTO_TEST_CASE(the_best_known_is_never_below_the_bound_nor_above_1f1b) {
   for (int seed = 1; seed <= 60; ++seed) {
     for (int k = 0; k < 4; ++k) {
-      const Scenario sc = Contract::generate(seed, k);
+      const Scenario sc = World::generate(seed, k);
       BOOST_TEST_CONTEXT(sc.name) {
         const sim::Time best = sim::from_ms(sc.best_known_step_ms);
         BOOST_TEST(best == planner::best_known(sc).step);
@@ -180,7 +180,7 @@ BOOST_AUTO_TEST_CASE(an_exhaustive_search_is_no_worse_than_any_family_where_it_r
 BOOST_AUTO_TEST_CASE(generated_scenarios_stay_within_the_briefs_ranges) {
   for (int seed = 1; seed <= 60; ++seed) {
     for (int k = 0; k < 4; ++k) {
-      const Scenario sc = Contract::generate(seed, k);
+      const Scenario sc = World::generate(seed, k);
       BOOST_TEST_CONTEXT(sc.name) {
         const int p = sc.stages(), m = sc.micro_batches;
         BOOST_TEST(sc.name == worlds::generated_name(seed, k));
@@ -225,25 +225,25 @@ BOOST_AUTO_TEST_CASE(generated_scenarios_stay_within_the_briefs_ranges) {
 }
 
 BOOST_AUTO_TEST_CASE(generated_scenarios_replay_from_their_names) {
-  const Scenario a = Contract::generate(7, 5);
-  const Scenario b = Contract::generate(7, 5);
+  const Scenario a = World::generate(7, 5);
+  const Scenario b = World::generate(7, 5);
   BOOST_TEST(a.description == b.description);
   BOOST_TEST(a.best_known_step_ms == b.best_known_step_ms);
   BOOST_TEST(a.seed == b.seed);
   std::set<std::string> seen;
-  for (int k = 0; k < 8; ++k) seen.insert(Contract::generate(7, k).description);
+  for (int k = 0; k < 8; ++k) seen.insert(World::generate(7, k).description);
   BOOST_TEST(seen.size() == 8u);
 }
 
 BOOST_AUTO_TEST_CASE(facts_are_whole_runs_in_exact_microseconds) {
   for (int k = 0; k < 4; ++k) {
-    const Scenario sc = Contract::generate(3, k);
-    const worlds::ScenarioFacts facts = Contract::facts(sc);
+    const Scenario sc = World::generate(3, k);
+    const worlds::ScenarioFacts facts = World::facts(sc);
     BOOST_TEST(facts.baseline_ms == sim::to_ms(3 * baseline_step(sc)));
     BOOST_TEST(facts.best_known_ms == sim::to_ms(3 * sim::from_ms(sc.best_known_step_ms)));
     BOOST_TEST(facts.bound.ms <= facts.best_known_ms);
     BOOST_TEST(facts.best_known_ms < facts.baseline_ms);
-    BOOST_TEST(Contract::parameters(sc).size() == 6u);
+    BOOST_TEST(World::parameters(sc).size() == 6u);
   }
 }
 

@@ -1,7 +1,7 @@
 // The judge's admission checks of a submission's build (grader/admission.hpp), the second line
 // behind the build's empty root: dependency files and -H reports read, files resolved as the
 // kernel resolves them, and every way a string literal can hand the assembler a file directive.
-#include "../../grader/admission.hpp"
+#include "../../judge/admission.hpp"
 
 #include <unistd.h>
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-using namespace overlap::grade;
+using namespace overlap::judge;
 namespace fs = std::filesystem;
 
 namespace {

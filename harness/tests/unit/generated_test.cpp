@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "../../grader/selection.hpp"
-#include "../../worlds/common/graded_exercise.hpp"
+#include "../../judge/selection.hpp"
+#include "../../worlds/common/exercise.hpp"
 #include "../../worlds/common/scenario_table.hpp"
 
 using namespace overlap;
@@ -82,31 +82,31 @@ BOOST_AUTO_TEST_CASE(every_world_generates_the_same_scenario_for_the_same_name) 
 BOOST_AUTO_TEST_CASE(the_options_choose_named_generated_one_or_a_usage_error) {
   const auto exercise = worlds::exercise_named("pipeline");
   const auto named = names_of(exercise->scenarios());
-  grade::SelectionRequest request;
-  auto all = grade::select_scenarios(*exercise, request);
+  judge::SelectionRequest request;
+  auto all = judge::select_scenarios(*exercise, request);
   BOOST_TEST(all.seed == worlds::kPublicSeed);
   BOOST_TEST(all.scenarios.size() == named.size() + worlds::kDefaultGenerated);
   request.scenario = "named";
-  BOOST_TEST(names_of(grade::select_scenarios(*exercise, request).scenarios) == named);
+  BOOST_TEST(names_of(judge::select_scenarios(*exercise, request).scenarios) == named);
   request.scenario = "generated";
   request.seed = 9;
   request.generated = 2;
-  BOOST_TEST(names_of(grade::select_scenarios(*exercise, request).scenarios) ==
+  BOOST_TEST(names_of(judge::select_scenarios(*exercise, request).scenarios) ==
              (std::vector<std::string>{"seed-9-0", "seed-9-1"}));
   request.scenario = "seed-4-6";
-  const auto one = grade::select_scenarios(*exercise, request);
+  const auto one = judge::select_scenarios(*exercise, request);
   BOOST_TEST(one.seed == 4u);  // the name's seed, whatever --seed said
   BOOST_TEST(names_of(one.scenarios) == std::vector<std::string>{"seed-4-6"});
   request.scenario = "nope";
-  BOOST_CHECK_THROW(grade::select_scenarios(*exercise, request), grade::UsageError);
+  BOOST_CHECK_THROW(judge::select_scenarios(*exercise, request), judge::UsageError);
   request.scenario = "generated";
   request.generated = 0;
-  BOOST_CHECK_THROW(grade::select_scenarios(*exercise, request), grade::UsageError);
-  request.generated = grade::kMaxGenerated + 1;
-  BOOST_CHECK_THROW(grade::select_scenarios(*exercise, request), grade::UsageError);
+  BOOST_CHECK_THROW(judge::select_scenarios(*exercise, request), judge::UsageError);
+  request.generated = judge::kMaxGenerated + 1;
+  BOOST_CHECK_THROW(judge::select_scenarios(*exercise, request), judge::UsageError);
   request = {};
   request.replay = "/nonexistent/report.json";
-  BOOST_CHECK_THROW(grade::select_scenarios(*exercise, request), grade::UsageError);
+  BOOST_CHECK_THROW(judge::select_scenarios(*exercise, request), judge::UsageError);
 }
 
 // A name picks one named or stretch scenario of a world's table, and no two may share one; the

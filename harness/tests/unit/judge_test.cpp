@@ -11,7 +11,7 @@
 
 #include "../../protocol/frames.hpp"
 #include "../../protocol/message.hpp"
-#include "../../worlds/common/graded_exercise.hpp"
+#include "../../worlds/common/exercise.hpp"
 #include "../../worlds/param-server/wire.hpp"
 #include "../../worlds/pipeline/wire.hpp"
 
@@ -59,7 +59,7 @@ std::vector<std::string> kinds_after(std::vector<std::vector<std::string>> batch
   const auto exercise = worlds::exercise_named(exercise_name);
   BOOST_REQUIRE(exercise);
   ScriptedLink link(std::move(batches));
-  const grade::ScenarioResult result = exercise->run("default", link);
+  const verdict::ScenarioResult result = exercise->run("default", link);
   std::vector<std::string> kinds;
   for (const auto& v : result.violations) kinds.push_back(v.kind);
   if (first_message && !result.violations.empty()) *first_message = result.violations[0].message;

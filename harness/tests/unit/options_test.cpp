@@ -1,6 +1,6 @@
 // Grade's options are the judge's table: the README's list names each of them and nothing else,
 // and a usage error lists them as the table has them.
-#include "../../grader/options.hpp"
+#include "../../judge/options.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <fstream>
@@ -25,7 +25,7 @@ std::set<std::string> readme_options(const std::string& readme) {
 }
 
 std::set<std::string> table_options() {
-  const auto options = overlap::grade::grade_options();
+  const auto options = overlap::judge::grade_options();
   std::set<std::string> names;
   for (const auto& option : options.options()) {
     names.insert("--" + option->long_name());
@@ -77,7 +77,7 @@ BOOST_AUTO_TEST_CASE(a_readme_that_misses_or_invents_an_option_is_caught) {
 }
 
 BOOST_AUTO_TEST_CASE(a_usage_error_lists_the_table_in_order_with_value_names) {
-  const std::string list = overlap::grade::grade_option_list();
+  const std::string list = overlap::judge::grade_option_list();
   BOOST_TEST(list.starts_with(
       "--solution, --submission FILE, --compiler clang|gcc, --scenario NAME, --seed S, "
       "--generated N, --replay FILE"));

@@ -1,5 +1,5 @@
 // The judge/submission protocol's frames and pipes: round trips, every way a message can be
-// malformed, described structs as messages and their bounds, caps, deadlines on both ends, a
+// malformed, described structs as messages and their ranges, caps, deadlines on both ends, a
 // reader or writer that goes away, and signals that interrupt the I/O.
 #include <fcntl.h>
 #include <signal.h>
@@ -67,7 +67,7 @@ struct Step {
 };
 BOOST_DESCRIBE_STRUCT(Step, (), (stage, micro_batch, input, gradients))
 
-inline constexpr Bound<Hello> bounds[] = {
+inline constexpr Range<Hello> ranges[] = {
     {"stage", "stage", 0, [](const Hello& h) { return h.stages - 1; }},
     {"micro_batch", "micro-batch"},
     {"gradients", "gradient count", 0, [](const Hello& h) { return h.stages + 1; }},
@@ -158,7 +158,7 @@ BOOST_AUTO_TEST_CASE(a_described_struct_is_its_fields_in_order_a_vector_its_leng
 
   const std::string call_body = body_of(described);
   Reader call(call_body);
-  const Step step = read<Step, bounds>(call, hello);
+  const Step step = read<Step, ranges>(call, hello);
   call.end();
   BOOST_TEST(step.stage == 2);
   BOOST_TEST(step.micro_batch == -7);
@@ -169,7 +169,7 @@ BOOST_AUTO_TEST_CASE(a_described_struct_is_its_fields_in_order_a_vector_its_leng
 
 BOOST_AUTO_TEST_CASE(an_argument_out_of_its_bound_is_a_protocol_error_in_the_tables_words) {
   const Hello hello{3, 1, "", {}};
-  auto read_step = [&hello](Reader& r) { read<Step, bounds>(r, hello); };
+  auto read_step = [&hello](Reader& r) { read<Step, ranges>(r, hello); };
   auto step = [](std::int64_t stage, std::int64_t micro_batch, std::int64_t count) {
     Writer w(16);
     w.integer(stage).integer(micro_batch).integer(0).integer(count);
@@ -187,7 +187,7 @@ BOOST_AUTO_TEST_CASE(an_argument_out_of_its_bound_is_a_protocol_error_in_the_tab
         "cut short");
   fails(body_of(Writer(16).integer(0).real(0.5)), read_step, "expected an integer");
   fails(body_of(Writer(16).integer(0)), read_step, "cut short");
-  // Read without bounds, an integer keeps to its member's type, named by the member.
+  // Read without ranges, an integer keeps to its member's type, named by the member.
   fails(
       body_of(Writer(1).integer(1).real(1).text("").integer(1).integer(2)),
       [](Reader& r) { read<Hello>(r); }, "failed 2 is out of range [0, 1]");

@@ -5,7 +5,7 @@
 #include <boost/test/unit_test.hpp>
 #include <sstream>
 
-#include "../../grade/verdict.hpp"
+#include "../../verdict/verdict.hpp"
 #include "../../report/gantt.hpp"
 #include "../../report/html_report.hpp"
 #include "../../report/report_json.hpp"
@@ -23,8 +23,8 @@ std::size_t occurrences(const std::string& text, const std::string& part) {
   return n;
 }
 
-grade::ScenarioResult sample() {
-  grade::ScenarioResult r;
+verdict::ScenarioResult sample() {
+  verdict::ScenarioResult r;
   r.name = "default";
   r.description = "4 stages";
   r.finished = true;
@@ -49,44 +49,44 @@ grade::ScenarioResult sample() {
 BOOST_AUTO_TEST_SUITE(reports)
 
 BOOST_AUTO_TEST_CASE(tiers_follow_the_stated_thresholds) {
-  grade::ScenarioResult r =
+  verdict::ScenarioResult r =
       sample();  // baseline 100, best known 30: pass at <= 65, optimal <= 30.6
-  for (auto [makespan, tier] : {std::pair{30.6, grade::Tier::optimal},
-                                {30.7, grade::Tier::pass},
-                                {65.0, grade::Tier::pass},
-                                {65.1, grade::Tier::slow}}) {
+  for (auto [makespan, tier] : {std::pair{30.6, verdict::Tier::optimal},
+                                {30.7, verdict::Tier::pass},
+                                {65.0, verdict::Tier::pass},
+                                {65.1, verdict::Tier::slow}}) {
     r.makespan_ms = makespan;
-    grade::judge(r);
-    BOOST_TEST(grade::tier_name(r.verdict) == grade::tier_name(tier));
+    verdict::rate(r);
+    BOOST_TEST(verdict::tier_name(r.verdict) == verdict::tier_name(tier));
   }
   BOOST_TEST(r.pass_speedup == 100.0 / 65.0);
   r.violations_total = 1;
-  grade::judge(r);
-  BOOST_TEST(grade::tier_name(r.verdict) == std::string("fail"));
+  verdict::rate(r);
+  BOOST_TEST(verdict::tier_name(r.verdict) == std::string("fail"));
   r.violations_total = 0;
   r.finished = false;
-  grade::judge(r);
-  BOOST_TEST(grade::tier_name(r.verdict) == std::string("fail"));
+  verdict::rate(r);
+  BOOST_TEST(verdict::tier_name(r.verdict) == std::string("fail"));
 }
 
 BOOST_AUTO_TEST_CASE(the_overall_verdict_is_the_worst_and_sets_the_exit_code) {
-  grade::ScenarioResult a = sample(), b = sample();
-  a.verdict = grade::Tier::optimal;
-  b.verdict = grade::Tier::slow;
-  BOOST_TEST(grade::tier_name(grade::overall({a, b})) == std::string("slow"));
-  BOOST_TEST(grade::exit_code(grade::overall({a, b})) == 1);
-  BOOST_TEST(grade::exit_code(grade::overall({a})) == 0);
-  BOOST_TEST(grade::exit_code(grade::overall({})) == 1);
+  verdict::ScenarioResult a = sample(), b = sample();
+  a.verdict = verdict::Tier::optimal;
+  b.verdict = verdict::Tier::slow;
+  BOOST_TEST(verdict::tier_name(verdict::overall({a, b})) == std::string("slow"));
+  BOOST_TEST(verdict::exit_code(verdict::overall({a, b})) == 1);
+  BOOST_TEST(verdict::exit_code(verdict::overall({a})) == 0);
+  BOOST_TEST(verdict::exit_code(verdict::overall({})) == 1);
 }
 
 BOOST_AUTO_TEST_CASE(the_json_report_has_the_versioned_schema) {
-  grade::Report rep;
+  verdict::Report rep;
   rep.exercise = "pipeline";
   rep.submission = "exercises/pipeline/train.cpp";
   rep.compiler = "clang++ 14.0.6 -O0 -gline-tables-only";
   rep.scenarios = {sample()};
-  grade::judge(rep.scenarios[0]);
-  rep.verdict = grade::overall(rep.scenarios);
+  verdict::rate(rep.scenarios[0]);
+  rep.verdict = verdict::overall(rep.scenarios);
   const json::object o = report::to_json(rep).as_object();
   std::vector<std::string> keys;
   for (const auto& member : o) keys.emplace_back(member.key());
@@ -134,7 +134,7 @@ BOOST_AUTO_TEST_CASE(the_json_report_has_the_versioned_schema) {
 }
 
 BOOST_AUTO_TEST_CASE(the_trace_has_one_track_per_device_and_complete_events) {
-  grade::Report rep;
+  verdict::Report rep;
   rep.exercise = "pipeline";
   rep.scenarios = {sample()};
   const json::array events = report::trace_json(rep).as_object().at("traceEvents").as_array();
@@ -167,7 +167,7 @@ BOOST_AUTO_TEST_CASE(the_gantt_chart_shows_work_idle_time_and_overlaps) {
 // Under a rule of "busy at least half of the column", 10 ms operations every 50 ms in 100 ms
 // columns showed as idle time throughout.
 BOOST_AUTO_TEST_CASE(the_gantt_chart_shows_every_short_operation) {
-  grade::ScenarioResult r = sample();
+  verdict::ScenarioResult r = sample();
   r.utilisation = {{"stage 0", 0, 0}};
   r.timeline.clear();
   for (int i = 0; i < 20; ++i) {
@@ -183,7 +183,7 @@ BOOST_AUTO_TEST_CASE(the_gantt_chart_shows_every_short_operation) {
 }
 
 BOOST_AUTO_TEST_CASE(the_gantt_chart_shows_a_partly_busy_column_in_lower_case) {
-  grade::ScenarioResult r = sample();
+  verdict::ScenarioResult r = sample();
   r.utilisation = {{"w", 0, 0}};
   // 10 ms columns: the second operation half covers two of them; the last column is shared by
   // two operations, the one covering most of it shown.
@@ -207,15 +207,15 @@ BOOST_AUTO_TEST_CASE(html_escape_replaces_the_five_special_characters) {
 BOOST_AUTO_TEST_CASE(the_html_page_escapes_every_text_it_shows) {
   const std::string hostile = "<script>alert(\"x\" & 'y')</script>";
   const std::string escaped = "&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;";
-  grade::Report rep;
+  verdict::Report rep;
   rep.exercise = rep.submission = rep.compiler = rep.provenance.kit_commit = hostile;
-  grade::ScenarioResult r = sample();
+  verdict::ScenarioResult r = sample();
   r.name = r.description = r.bound_derivation = r.best_known_note = r.output = hostile;
   r.utilisation[0].device = r.peak_memory[0].pool = r.peak_memory[0].unit = hostile;
   r.figures[0].name = r.timeline[0].kind = r.timeline[0].detail = r.timeline[0].status = hostile;
   r.violations = {{hostile, hostile, 20}};
   r.violations_total = 1;
-  grade::judge(r);
+  verdict::rate(r);
   rep.scenarios = {r};
   const std::string page = report::html_page(rep);
   BOOST_TEST(occurrences(page, "<script>") == 2u);  // the page's own: the error recorder, the check
@@ -231,16 +231,16 @@ BOOST_AUTO_TEST_CASE(the_html_page_escapes_every_text_it_shows) {
 // --summary (what watch shows): each scenario's verdict and its first violation, then the total
 // line; none of the rest of the report.
 BOOST_AUTO_TEST_CASE(the_summary_gives_verdicts_first_violations_and_the_total) {
-  grade::Report rep;
+  verdict::Report rep;
   rep.exercise = "pipeline";
-  grade::ScenarioResult clean = sample(), wrong = sample();
+  verdict::ScenarioResult clean = sample(), wrong = sample();
   wrong.name = "deep";
   wrong.violations = {{"contention", "two kernels on stage 1", 12}, {"deadlock", "stuck", 30}};
   wrong.violations_total = 2;
-  grade::judge(clean);
-  grade::judge(wrong);
+  verdict::rate(clean);
+  verdict::rate(wrong);
   rep.scenarios = {clean, wrong};
-  rep.verdict = grade::overall(rep.scenarios);
+  rep.verdict = verdict::overall(rep.scenarios);
   std::ostringstream out;
   report::print_summary(rep, out);
   const std::string text = out.str();

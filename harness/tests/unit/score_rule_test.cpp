@@ -2,7 +2,7 @@
 // outcome, every combination of tiers a code score, the code score follows the card's words, and
 // each anchor lands in the row it illustrates. The totality check itself finds a hole and an
 // overlap in a broken rule.
-#include "../../grader/score_rule.hpp"
+#include "../../interview/score_rule.hpp"
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
@@ -10,7 +10,7 @@
 #include <set>
 #include <sstream>
 
-using namespace overlap::grade;
+using namespace overlap::interview;
 
 namespace {
 

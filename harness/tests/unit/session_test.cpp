@@ -1,21 +1,21 @@
 // The interview's record: events through JSON and back, versions and minutes, a new session
 // keeping the old, the line diff, and the page's parts.
-#include "../../grader/session.hpp"
+#include "../../interview/session.hpp"
 
 #include <unistd.h>
 
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 
-#include "../../grader/session_page.hpp"
+#include "../../interview/session_page.hpp"
 
 using namespace overlap;
-using namespace overlap::session;
+using namespace overlap::interview;
 namespace fs = std::filesystem;
 
 namespace {
 
-Event graded(std::int64_t time, const std::string& source, grade::Tier tier,
+Event graded(std::int64_t time, const std::string& source, verdict::Tier tier,
              const std::string& violation = "") {
   Event e;
   e.kind = Event::Kind::grade;
@@ -57,10 +57,10 @@ struct Folder {
 BOOST_AUTO_TEST_SUITE(session)
 
 BOOST_AUTO_TEST_CASE(an_event_through_json_and_back) {
-  const Event e = graded(1000, "line \"one\"\n\ttwo\n", grade::Tier::pass, "deadlock at 40 ms: x");
+  const Event e = graded(1000, "line \"one\"\n\ttwo\n", verdict::Tier::pass, "deadlock at 40 ms: x");
   const Event back = from_json_text(to_json_line(e));
   BOOST_TEST(back.source == e.source);
-  BOOST_TEST((back.verdict == grade::Tier::pass));
+  BOOST_TEST((back.verdict == verdict::Tier::pass));
   BOOST_TEST(back.scenarios.at(0).violation == "deadlock at 40 ms: x");
   BOOST_TEST(back.scenarios.at(0).speedup == 1.5);
   BOOST_TEST(back.seed == 7u);
@@ -74,11 +74,11 @@ BOOST_AUTO_TEST_CASE(minutes_and_versions) {
   Event start;
   start.time = 1000;
   const std::vector<Event> events = {start,
-                                     graded(1100, "a", grade::Tier::slow),
-                                     graded(1130, "a", grade::Tier::slow),  // same text
+                                     graded(1100, "a", verdict::Tier::slow),
+                                     graded(1130, "a", verdict::Tier::slow),  // same text
                                      hint(1300, 1),
-                                     graded(1900, "b", grade::Tier::fail),
-                                     graded(2000, "a", grade::Tier::slow)};  // back to a: new
+                                     graded(1900, "b", verdict::Tier::fail),
+                                     graded(2000, "a", verdict::Tier::slow)};  // back to a: new
   const auto steps = steps_of(events);
   BOOST_TEST(steps.size() == 6u);
   BOOST_TEST(steps[1].minute == 1);
@@ -92,7 +92,7 @@ BOOST_AUTO_TEST_CASE(minutes_and_versions) {
 BOOST_AUTO_TEST_CASE(a_new_session_keeps_the_old) {
   const Folder folder;
   const fs::path first = current_session(folder.path);
-  append(first, graded(now_seconds(), "a", grade::Tier::slow));
+  append(first, graded(now_seconds(), "a", verdict::Tier::slow));
   BOOST_TEST(current_session(folder.path) == first);
   BOOST_TEST(read_events(first).size() == 2u);  // its start and the grade
   const fs::path second = start_session(folder.path, now_seconds());
@@ -113,9 +113,9 @@ BOOST_AUTO_TEST_CASE(the_line_diff) {
 BOOST_AUTO_TEST_CASE(the_page_has_every_grade_version_and_hint) {
   Event start;
   start.time = 1000;
-  const std::vector<Event> events = {start, graded(1100, "int a;\n", grade::Tier::slow),
+  const std::vector<Event> events = {start, graded(1100, "int a;\n", verdict::Tier::slow),
                                      hint(1300, 2),
-                                     graded(1900, "int b;\n", grade::Tier::fail, "deadlock <x>")};
+                                     graded(1900, "int b;\n", verdict::Tier::fail, "deadlock <x>")};
   const std::string page = session_page("pipeline", "s1", events);
   BOOST_TEST(occurrences(page, "<circle class=\"grade") == 2u);
   BOOST_TEST(occurrences(page, "<line class=\"hint\"") == 1u);

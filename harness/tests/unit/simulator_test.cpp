@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "../../core/operation.hpp"
+#include "../../sim/operation.hpp"
 
 namespace asio = boost::asio;
 using namespace overlap::sim;

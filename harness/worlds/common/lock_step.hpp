@@ -6,7 +6,7 @@
 #include <functional>
 #include <span>
 
-#include "../../core/simulator.hpp"
+#include "../../sim/simulator.hpp"
 #include "../../protocol/frames.hpp"
 #include "../../protocol/message.hpp"
 #include "link.hpp"

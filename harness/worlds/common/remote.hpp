@@ -15,7 +15,7 @@
 #include <string>
 #include <utility>
 
-#include "../../core/operation.hpp"
+#include "../../sim/operation.hpp"
 #include "../../protocol/described.hpp"
 #include "../../protocol/frames.hpp"
 #include "../../protocol/message.hpp"
@@ -24,7 +24,7 @@ namespace overlap::worlds {
 
 // A handle naming no object the call can take: one the judge never issued, or whose object an
 // earlier call consumed. The kit's client never sends one; a submission that forges or copies
-// handles does. The call is refused as a misuse (run_world.hpp) and the run goes on.
+// handles does. The call is refused as a misuse (exercise_of.hpp) and the run goes on.
 class BadHandle : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -38,11 +38,11 @@ struct Call {
   std::uint16_t op;
   protocol::Reader& args;
 
-  // The arguments, whole, each within its bound in `Bounds` (the world's wire.hpp) given the
+  // The arguments, whole, each within its range in `Ranges` (the world's wire.hpp) given the
   // hello the submission was sent.
-  template <typename T, const auto& Bounds, typename Hello>
+  template <typename T, const auto& Ranges, typename Hello>
   T read(const Hello& hello) {
-    return protocol::read<T, Bounds>(args, hello);
+    return protocol::read<T, Ranges>(args, hello);
   }
   // Handle `h` of the arguments (the `what`), checked where the call uses it: an earlier call's
   // number, or 0 for an empty object; BadHandle for any other.

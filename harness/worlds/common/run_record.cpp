@@ -136,8 +136,8 @@ void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
 
 namespace {
 
-grade::ScenarioResult record_facts(const ScenarioFacts& facts) {
-  grade::ScenarioResult result;
+verdict::ScenarioResult record_facts(const ScenarioFacts& facts) {
+  verdict::ScenarioResult result;
   result.name = facts.name;
   result.description = facts.description;
   result.baseline_ms = facts.baseline_ms;
@@ -150,9 +150,9 @@ grade::ScenarioResult record_facts(const ScenarioFacts& facts) {
 
 }  // namespace
 
-grade::ScenarioResult record_run(const sim::Simulator& sim, const RunOutcome& outcome,
+verdict::ScenarioResult record_run(const sim::Simulator& sim, const RunOutcome& outcome,
                                  const ScenarioFacts& facts) {
-  grade::ScenarioResult result = record_facts(facts);
+  verdict::ScenarioResult result = record_facts(facts);
   result.finished = outcome.completed();
   // When train returned; work it left behind shows in the chart and the violations.
   result.makespan_ms = sim::to_ms(outcome.returned ? outcome.returned_at : sim.finish_time());

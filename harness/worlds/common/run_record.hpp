@@ -6,8 +6,8 @@
 #include <string>
 #include <utility>
 
-#include "../../core/simulator.hpp"
-#include "../../grade/result.hpp"
+#include "../../sim/simulator.hpp"
+#include "../../verdict/result.hpp"
 #include "facts.hpp"
 
 namespace overlap::worlds {
@@ -46,7 +46,7 @@ void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
 
 // The grader's result: the scenario's facts, then makespan, device use, memory peaks, the
 // timeline (charted whole) and the violations of the run.
-grade::ScenarioResult record_run(const sim::Simulator& sim, const RunOutcome& outcome,
+verdict::ScenarioResult record_run(const sim::Simulator& sim, const RunOutcome& outcome,
                                  const ScenarioFacts& facts);
 
 }  // namespace overlap::worlds

@@ -22,7 +22,7 @@
 //   check(state, sim)       the end-of-run checks of a run that returned: violations on `sim`
 //   add_figures(state, result)  the exercise's own figures (bubble fraction, staleness, ...)
 // The submission's side of the same world is its client (worlds/<name>/client/).
-// run_world.hpp turns any such W into the grader's GradedExercise.
+// exercise_of.hpp turns any such W into the grader's Exercise.
 #pragma once
 
 #include <concepts>
@@ -31,8 +31,8 @@
 #include <string_view>
 #include <vector>
 
-#include "../../core/simulator.hpp"
-#include "../../grade/result.hpp"
+#include "../../sim/simulator.hpp"
+#include "../../verdict/result.hpp"
 #include "../../protocol/described.hpp"
 #include "../../protocol/frames.hpp"
 #include "../../protocol/message.hpp"
@@ -45,13 +45,13 @@ namespace overlap::worlds {
 template <typename W>
 concept World = requires(const typename W::Scenario& scenario, typename W::State& state,
                          const typename W::State& finished, sim::Simulator& sim,
-                         grade::ScenarioResult& result, protocol::Writer& writer, Remote& remote,
+                         verdict::ScenarioResult& result, protocol::Writer& writer, Remote& remote,
                          Call& call, const typename W::Hello& hello) {
   { W::name } -> std::convertible_to<std::string_view>;
   { W::operations[0] } -> std::convertible_to<protocol::Operation>;
   { W::table() } -> std::same_as<const ScenarioTable<typename W::Scenario>&>;
   { W::generate(std::uint64_t{}, int{}) } -> std::same_as<typename W::Scenario>;
-  { W::parameters(scenario) } -> std::same_as<std::vector<grade::Parameter>>;
+  { W::parameters(scenario) } -> std::same_as<std::vector<verdict::Parameter>>;
   { scenario.name } -> std::convertible_to<std::string>;
   { scenario.description } -> std::convertible_to<std::string>;
   { W::facts(scenario) } -> std::same_as<ScenarioFacts>;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "../common/generated.hpp"
-#include "contract.hpp"
+#include "world.hpp"
 #include "planner.hpp"
 
 namespace overlap::fsdp {
@@ -86,7 +86,7 @@ std::string describe(const Scenario& s) {
 
 }  // namespace
 
-Scenario Contract::generate(std::uint64_t seed, int k) {
+Scenario World::generate(std::uint64_t seed, int k) {
   const auto family = static_cast<Family>(k % 4);
   // Redrawn until overlap can win at least a fifth of the starter's time.
   for (int attempt = 0; attempt < 1000; ++attempt) {
@@ -100,7 +100,7 @@ Scenario Contract::generate(std::uint64_t seed, int k) {
   throw std::logic_error(fmt::format("fsdp: no scenario drawn for seed {}, k {}", seed, k));
 }
 
-std::vector<grade::Parameter> Contract::parameters(const Scenario& s) {
+std::vector<verdict::Parameter> World::parameters(const Scenario& s) {
   std::vector<double> sizes;
   for (int l = 0; l < s.layers; ++l) sizes.push_back(s.size(l));
   return {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "../../core/time.hpp"
+#include "../../sim/time.hpp"
 
 namespace overlap::fsdp {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "../../core/time.hpp"
+#include "../../sim/time.hpp"
 
 namespace overlap::fsdp {
 

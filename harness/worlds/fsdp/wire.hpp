@@ -1,6 +1,6 @@
 // The fsdp world's part of the protocol, shared by the judge and the submission's client: its
 // operations, and its hello and calls' arguments as described structs (protocol/described.hpp),
-// with the bounds the judge holds the arguments to. Every call names the rank that makes it, and
+// with the ranges the judge holds the arguments to. Every call names the rank that makes it, and
 // completes (release: at once) with no results. The judge sends no state.
 #pragma once
 
@@ -43,8 +43,8 @@ struct OfLayer {
 };
 BOOST_DESCRIBE_STRUCT(OfLayer, (), (rank, layer))
 
-// The judge's bounds on the arguments above, in the hello's terms.
-inline constexpr protocol::Bound<Hello> bounds[] = {
+// The judge's ranges for the arguments above, in the hello's terms.
+inline constexpr protocol::Range<Hello> ranges[] = {
     {"rank", "rank", 0, [](const Hello& h) { return h.ranks - 1; }},
     {"layer", "layer"},
 };

@@ -1,288 +1,149 @@
-#include "world.hpp"
+#include "state.hpp"
 
-#include <boost/asio/post.hpp>
-#include <stdexcept>
+#include <fmt/format.h>
 
-#include "../../core/operation.hpp"
+#include <algorithm>
+#include <cmath>
 
-namespace overlap::fsdp::detail {
+#include "../common/exercise_of.hpp"
+#include "oracle.hpp"
+#include "planner.hpp"
+#include "wire.hpp"
 
-using Op = sim::Operation<>;
+namespace overlap::fsdp {
 
 namespace {
 
-const char* kind_name(Kind kind) { return kind == kAllGather ? "all_gather" : "reduce_scatter"; }
+// Sums may only differ in rounding from the oracle's.
+constexpr double kTolerance = 1e-12;
 
 }  // namespace
 
-State::State(const Scenario& scenario, sim::Simulator& sim) : scenario_(scenario), sim_(sim) {
-  const int shard = model::shard_size(scenario.ranks);
-  ranks_.resize(scenario.ranks);
-  for (int r = 0; r < scenario.ranks; ++r) {
-    RankState& rs = ranks_[r];
-    rs.compute = &sim.add_device(fmt::format("rank {} compute", r));
-    rs.streams[kAllGather] = &sim.add_device(fmt::format("rank {} all-gather", r));
-    rs.streams[kReduceScatter] = &sim.add_device(fmt::format("rank {} reduce-scatter", r));
-    rs.copy = &sim.add_device(fmt::format("rank {} copy", r));
-    rs.params =
-        &sim.add_pool(fmt::format("rank {} parameters", r), "layers", scenario.param_buffers);
-    rs.grads = &sim.add_pool(fmt::format("rank {} gradients", r), "layers", scenario.grad_buffers);
-    rs.layers.resize(scenario.layers);
-    for (int l = 0; l < scenario.layers; ++l) {
-      const model::Vector full = model::initial_parameters(scenario.seed, l, scenario.ranks);
-      rs.shards.emplace_back(full.begin() + r * shard, full.begin() + (r + 1) * shard);
-    }
-    rs.reduced.resize(scenario.layers);
-    rs.activation = model::inputs(scenario.seed, r);
+wire::Hello World::hello(const Scenario& sc) {
+  return {sc.ranks, sc.layers, sc.param_buffers, sc.grad_buffers};
+}
+
+void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote,
+                     worlds::Call& call) {
+  if (call.op == wire::optimizer_step) {
+    const auto a = call.read<wire::OfRank, wire::ranges>(hello);
+    return state.start_optimizer_step(a.rank, remote.reply(call.number));
+  }
+  if (call.op > wire::release) {
+    throw protocol::ProtocolError(fmt::format("fsdp has no operation {}", call.op));
+  }
+  const auto a = call.read<wire::OfLayer, wire::ranges>(hello);
+  switch (call.op) {
+    case wire::copy_in:
+      return state.start_copy_in(a.rank, a.layer, remote.reply(call.number));
+    case wire::all_gather:
+      return state.start_collective(a.rank, detail::kAllGather, a.layer, remote.reply(call.number));
+    case wire::forward:
+      return state.start_forward(a.rank, a.layer, remote.reply(call.number));
+    case wire::backward:
+      return state.start_backward(a.rank, a.layer, remote.reply(call.number));
+    case wire::reduce_scatter:
+      return state.start_collective(a.rank, detail::kReduceScatter, a.layer,
+                                    remote.reply(call.number));
+    case wire::release:
+      return state.release(a.rank, a.layer);
   }
 }
 
-template <typename... Args>
-void State::violation(const char* kind, fmt::format_string<Args...> format, Args&&... args) {
-  sim_.violations().add(kind, fmt::format(format, std::forward<Args>(args)...), sim_.now());
-}
-
-void State::reject(int r, Handler<> handler, std::string message) {
-  sim::reject(sim_, std::move(handler), fmt::format("rank {}: {}", r, message));
-}
-
-bool State::check_usable(int r, int layer, const char* op, Handler<>& handler) {
-  LayerState& ls = ranks_[r].layers[layer];
-  if (ls.params == Params::gathered) return true;
-  if (ls.params == Params::gathering) {
-    violation("use-before-gather",
-              "rank {}: {}(layer {}) started while all_gather(layer {}) has not completed", r, op,
-              layer, layer);
-  } else {
-    violation("misuse", "rank {}: {}(layer {}) without its parameters (all_gather it first)", r, op,
-              layer);
-  }
-  sim::complete_now(sim_, std::move(handler), make_error_code(errc::misuse));
-  return false;
-}
-
-void State::start_copy_in(int r, int layer, Handler<> handler) {
-  if (layer < 0 || layer >= scenario_.layers) {
-    return reject(r, std::move(handler), fmt::format("copy_in(layer {}) is out of range", layer));
-  }
-  RankState& rs = ranks_[r];
-  Op::start(sim_, *rs.copy, {"copy_in", fmt::format("layer {}", layer), 'c'},
-            sim::from_ms(scenario_.copy(layer)), std::move(handler), {}, sim::Cancellable::no,
-            [&rs, layer](sim::OpStatus) { rs.layers[layer].copied = true; });
-}
-
-void State::start_collective(int r, Kind kind, int layer, Handler<> handler) {
-  RankState& rs = ranks_[r];
-  if (layer < 0 || layer >= scenario_.layers) {
-    return reject(r, std::move(handler),
-                  fmt::format("{}(layer {}) is out of range", kind_name(kind), layer));
-  }
-  LayerState& ls = rs.layers[layer];
-  if (kind == kAllGather) {
-    if (!ls.copied) {
-      return reject(
-          r, std::move(handler),
-          fmt::format("all_gather(layer {}) without copy_in(layer {}) done first", layer, layer));
-    }
-    if (ls.params != Params::sharded) {
-      return reject(r, std::move(handler),
-                    fmt::format("all_gather(layer {}) while it is already gathered", layer));
-    }
-  } else if (!ls.gradient_ready) {
-    return reject(
-        r, std::move(handler),
-        fmt::format("reduce_scatter(layer {}) before backward(layer {}) completed", layer, layer));
-  } else if (ls.reduce_issued) {
-    return reject(r, std::move(handler),
-                  fmt::format("reduce_scatter(layer {}) a second time: its gradient was already "
-                              "handed to the first",
-                              layer));
-  }
-
-  const std::size_t k = rs.issued[kind]++;
-  std::vector<Group>& groups = groups_[kind];
-  if (k == groups.size()) groups.push_back({layer, r, {}, {}});
-  Group& group = groups[k];
-  if (group.layer != layer) {
-    violation("collective-mismatch",
-              "rank {}'s {} number {} is for layer {}, but rank {}'s is for layer {}: every "
-              "rank must issue its collectives in the same order",
-              r, kind_name(kind), k + 1, layer, group.first_rank, group.layer);
-    sim::complete_now(sim_, std::move(handler), make_error_code(errc::misuse));
-    return;
-  }
-  group.ops[r] = sim_.begin(
-      *rs.streams[kind],
-      {kind_name(kind), fmt::format("layer {}", layer), kind == kAllGather ? 'G' : 'R'}, 0);
-  group.waiting.emplace(r, std::move(handler));
-  if (kind == kReduceScatter) ls.reduce_issued = true;
-  if (kind == kAllGather) {
-    ls.copied = false;
-    ls.params = Params::gathering;
-    rs.params->charge(1, fmt::format("rank {}: all_gather(layer {})", r, layer), sim_.now());
-  }
-  if (static_cast<int>(group.waiting.size()) == scenario_.ranks) {
-    const double ms =
-        kind == kAllGather ? scenario_.all_gather(layer) : scenario_.reduce_scatter(layer);
-    sim_.schedule(sim_.now() + sim::from_ms(ms), [this, kind, k] { complete(kind, k); });
-  }
-}
-
-// Every rank has issued collective k: it completes on all of them at once, with real data.
-void State::complete(Kind kind, std::size_t k) {
-  Group& group = groups_[kind][k];
-  const int l = group.layer;
-  const int shard = model::shard_size(scenario_.ranks);
-  model::Vector full, sum;
-  if (kind == kAllGather) {
-    for (const RankState& rs : ranks_) {
-      full.insert(full.end(), rs.shards[l].begin(), rs.shards[l].end());
-    }
-  } else {
-    sum.assign(ranks_[0].layers[l].gradient.size(), 0.0);
-    for (const RankState& rs : ranks_) {
-      // start_collective lets a layer's gradient into one reduce_scatter only, whole.
-      if (rs.layers[l].gradient.size() != sum.size() ||
-          sum.size() < static_cast<std::size_t>(shard) * ranks_.size()) {
-        throw std::logic_error(
-            fmt::format("fsdp: reduce_scatter(layer {}) with a gradient of "
-                        "the wrong size",
-                        l));
+void World::check(const detail::State& state, sim::Simulator& sim) {
+  const Scenario& sc = state.scenario();
+  const std::vector<model::Vector> expected = oracle(sc);
+  const int shard = model::shard_size(sc.ranks);
+  for (int r = 0; r < sc.ranks; ++r) {
+    for (int l = 0; l < sc.layers; ++l) {
+      if (state.gathered(r, l)) {
+        sim.violations().add("unreleased",
+                             fmt::format("rank {}: layer {} is still gathered at the end: its "
+                                         "full copy predates the optimizer step (stale); release "
+                                         "every layer before train returns",
+                                         r, l),
+                             sim.now());
       }
-      for (std::size_t j = 0; j < sum.size(); ++j) sum[j] += rs.layers[l].gradient[j];
+    }
+    if (!state.stepped(r)) {
+      sim.violations().add("lost-update", fmt::format("rank {} never ran optimizer_step", r),
+                           sim.now());
+      continue;
+    }
+    double worst = 0;
+    int worst_layer = 0;
+    for (int l = 0; l < sc.layers; ++l) {
+      for (int j = 0; j < shard; ++j) {
+        const double d = std::abs(state.shard(r, l)[j] - expected[l][r * shard + j]);
+        if (d > worst) worst = d, worst_layer = l;
+      }
+    }
+    if (worst > kTolerance) {
+      sim.violations().add("wrong-result",
+                           fmt::format("rank {}: layer {}'s shard differs from data-parallel "
+                                       "SGD's by {:.3g}",
+                                       r, worst_layer, worst),
+                           sim.now());
     }
   }
-  for (auto& [r, handler] : group.waiting) {
-    RankState& rs = ranks_[r];
-    LayerState& ls = rs.layers[l];
-    sim_.end(group.ops[r], sim::OpStatus::done);
-    if (kind == kAllGather) {
-      ls.full = full;
-      ls.params = Params::gathered;
-    } else {
-      rs.reduced[l].assign(sum.begin() + r * shard, sum.begin() + (r + 1) * shard);
-      ls.reduced = true;
-      ls.gradient.clear();
-      rs.grads->release(1);
-    }
-    boost::asio::post(sim_.io(),
-                      boost::asio::append(std::move(handler), boost::system::error_code{}));
-  }
-  group.waiting.clear();
 }
 
-void State::start_forward(int r, int layer, Handler<> handler) {
-  RankState& rs = ranks_[r];
-  if (layer != rs.forwards) {
-    return reject(
-        r, std::move(handler),
-        fmt::format("forward(layer {}) out of order: layer {} is next", layer, rs.forwards));
-  }
-  if (layer >= scenario_.layers) {  // every forward done, and this one numbered next
-    return reject(r, std::move(handler), fmt::format("forward(layer {}) is out of range", layer));
-  }
-  if (!check_usable(r, layer, "forward", handler)) return;
-  LayerState& ls = rs.layers[layer];
-  ++rs.forwards;
-  ++ls.users;
-  const bool last = layer + 1 == scenario_.layers;
-  ls.input = rs.activation;
-  ls.output = model::forward(ls.full, ls.input, last);
-  rs.activation = ls.output;
-  if (last) {
-    rs.upstream =
-        model::loss_gradient(ls.output, model::targets(scenario_.seed, r), scenario_.ranks);
-  }
-  Op::start(sim_, *rs.compute, {"forward", fmt::format("layer {}", layer), 'F'},
-            sim::from_ms(scenario_.forward_on(r, layer)), std::move(handler), {},
-            sim::Cancellable::no, [&ls](sim::OpStatus) { --ls.users; });
-}
+namespace {
 
-void State::start_backward(int r, int layer, Handler<> handler) {
-  RankState& rs = ranks_[r];
-  const int next = scenario_.layers - 1 - rs.backwards;
-  if (rs.forwards < scenario_.layers || layer != next) {
-    return reject(
-        r, std::move(handler),
-        rs.forwards < scenario_.layers
-            ? fmt::format("backward(layer {}) before every forward", layer)
-            : fmt::format("backward(layer {}) out of order: layer {} is next", layer, next));
+// The paths a scenario makes a run take, from its parameters: which kind of stream has the most
+// work, a straggler, layers of different sizes, the tightest memory caps.
+std::vector<std::string> paths(const Scenario& s) {
+  const int slow = s.slowest_rank();
+  double compute = 0, gathers = 0, reduces = 0, copies = 0;
+  for (int l = 0; l < s.layers; ++l) {
+    const int times = l + 1 < s.layers ? 2 : 1;  // gathered again for the backward, as a rule
+    compute += s.forward_on(slow, l) + s.backward_on(slow, l);
+    gathers += times * s.all_gather(l);
+    copies += times * s.copy(l);
+    reduces += s.reduce_scatter(l);
   }
-  if (layer < 0) {  // every backward done, and this one numbered next
-    return reject(r, std::move(handler), fmt::format("backward(layer {}) is out of range", layer));
-  }
-  if (!check_usable(r, layer, "backward", handler)) return;
-  LayerState& ls = rs.layers[layer];
-  ++rs.backwards;
-  ++ls.users;
-  rs.upstream = model::backward(ls.full, ls.input, ls.output, rs.upstream,
-                                layer + 1 == scenario_.layers, ls.gradient);
-  rs.grads->charge(1, fmt::format("rank {}: backward(layer {})", r, layer), sim_.now());
-  Op::start(sim_, *rs.compute, {"backward", fmt::format("layer {}", layer), 'B'},
-            sim::from_ms(scenario_.backward_on(r, layer)), std::move(handler), {},
-            sim::Cancellable::no, [&ls](sim::OpStatus) {
-              --ls.users;
-              ls.gradient_ready = true;
-            });
-}
-
-void State::start_optimizer_step(int r, Handler<> handler) {
-  RankState& rs = ranks_[r];
-  for (int l = 0; l < scenario_.layers; ++l) {
-    if (!rs.layers[l].reduced) {
-      return reject(r, std::move(handler),
-                    fmt::format("optimizer_step before reduce_scatter(layer {}) completed", l));
-    }
-  }
-  if (rs.stepped) return reject(r, std::move(handler), "a second optimizer_step");
-  for (int l = 0; l < scenario_.layers; ++l) {
-    for (std::size_t j = 0; j < rs.shards[l].size(); ++j) {
-      rs.shards[l][j] -= model::kLearningRate * rs.reduced[l][j];
-    }
-  }
-  rs.stepped = true;
-  Op::start(sim_, *rs.compute, {"optimizer_step", "", 'o'}, 0, std::move(handler), {});
-}
-
-void State::release(int r, int layer) {
-  RankState& rs = ranks_[r];
-  if (layer < 0 || layer >= scenario_.layers) {
-    return violation("misuse", "rank {}: release(layer {}) is out of range", r, layer);
-  }
-  LayerState& ls = rs.layers[layer];
-  if (ls.params == Params::sharded) {
-    return violation("misuse", "rank {}: release(layer {}) of a layer not gathered", r, layer);
-  }
-  if (ls.params == Params::gathering) {
-    violation("use-after-release",
-              "rank {}: release(layer {}) while its all_gather is still running", r, layer);
-  } else if (ls.users > 0) {
-    violation("use-after-release",
-              "rank {}: release(layer {}) while an operation still uses its parameters", r, layer);
-  }
-  ls.params = Params::sharded;
-  ls.full.clear();
-  rs.params->release(1);
-}
-
-std::string State::outstanding() const {
   std::vector<std::string> out;
-  for (Kind kind : {kAllGather, kReduceScatter}) {
-    for (const Group& group : groups_[kind]) {
-      if (group.waiting.empty()) continue;
-      std::vector<int> missing;
-      for (int r = 0; r < scenario_.ranks; ++r) {
-        if (!group.waiting.contains(r)) missing.push_back(r);
-      }
-      std::vector<int> waiting;
-      for (const auto& [r, h] : group.waiting) waiting.push_back(r);
-      out.push_back(fmt::format("{}(layer {}) issued by rank{} {}, never by rank{} {}",
-                                kind_name(kind), group.layer, waiting.size() > 1 ? "s" : "",
-                                fmt::join(waiting, ", "), missing.size() > 1 ? "s" : "",
-                                fmt::join(missing, ", ")));
-    }
-  }
-  return fmt::format("{}", fmt::join(out, "; "));
+  out.push_back(std::max({gathers, reduces, copies}) > compute ? "comm-bound" : "compute-bound");
+  if (s.slow_rank >= 0 && s.slow_factor > 1) out.push_back("straggler-rank");
+  if (s.uneven()) out.push_back("uneven-layers");
+  if (s.param_buffers == 1) out.push_back("one-param-buffer");
+  if (s.grad_buffers == 1) out.push_back("one-grad-buffer");
+  return out;
 }
 
-}  // namespace overlap::fsdp::detail
+}  // namespace
+
+void World::add_figures(const detail::State& state, verdict::ScenarioResult& result) {
+  result.paths_taken = paths(state.scenario());
+  // Communication not hidden under compute, on the slowest rank: makespan minus its compute.
+  double compute = 0;
+  for (const verdict::DeviceUse& d : result.utilisation) {
+    if (d.device.ends_with("compute")) compute = std::max(compute, d.busy_ms);
+  }
+  result.figures.push_back({"exposed communication", result.makespan_ms - compute, "ms"});
+  double peak = 0;
+  for (const verdict::MemoryPeak& m : result.peak_memory) {
+    if (m.pool.ends_with("parameters")) peak = std::max(peak, m.peak);
+  }
+  result.figures.push_back({"peak gathered layers", peak, "per rank"});
+}
+
+worlds::ScenarioFacts World::facts(const Scenario& sc) {
+  // A named scenario's best known is published (and the planner's: the unit tests check).
+  const Plan plan = best_known(sc);
+  const Bound bound = lower_bound(sc);
+  const double best = sc.best_known_ms > 0 ? sc.best_known_ms : plan.ms;
+  return {sc.name,
+          sc.description,
+          baseline_ms(sc),
+          bound,
+          best,
+          plan.note + worlds::gap_to_bound(best, bound.ms,
+                                           "the streams queueing behind one another under the "
+                                           "buffer caps: each bound takes one stream, or compute "
+                                           "with the caps, alone")};
+}
+
+}  // namespace overlap::fsdp
+
+OVERLAP_REGISTER_WORLD(overlap::fsdp::World, fsdp)

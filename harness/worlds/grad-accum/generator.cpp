@@ -12,7 +12,7 @@
 #include <string>
 
 #include "../common/generated.hpp"
-#include "contract.hpp"
+#include "world.hpp"
 #include "planner.hpp"
 
 namespace overlap::grad_accum {
@@ -115,7 +115,7 @@ bool takes_its_path(const Scenario& s, Family family) {
 
 }  // namespace
 
-Scenario Contract::generate(std::uint64_t seed, int k) {
+Scenario World::generate(std::uint64_t seed, int k) {
   const auto family = static_cast<Family>(k % 4);
   for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
     worlds::Draw draw(seed, k, attempt);
@@ -134,7 +134,7 @@ Scenario Contract::generate(std::uint64_t seed, int k) {
   throw std::logic_error(fmt::format("grad-accum: no scenario drawn for seed {}, k {}", seed, k));
 }
 
-std::vector<grade::Parameter> Contract::parameters(const Scenario& s) {
+std::vector<verdict::Parameter> World::parameters(const Scenario& s) {
   std::vector<double> validators;
   for (int v = 0; v < s.validators; ++v) validators.push_back(s.validation_ms(v));
   return {{"worker_ms", s.worker_ms},

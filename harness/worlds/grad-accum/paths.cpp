@@ -8,8 +8,8 @@ namespace {
 
 // Whether a gradient was being computed at the instant of stop(): one that started before it and
 // ended after it, or was cancelled then.
-bool computing_at(const std::vector<grade::TimelineEvent>& timeline, double stopped) {
-  return std::any_of(timeline.begin(), timeline.end(), [&](const grade::TimelineEvent& op) {
+bool computing_at(const std::vector<verdict::TimelineEvent>& timeline, double stopped) {
+  return std::any_of(timeline.begin(), timeline.end(), [&](const verdict::TimelineEvent& op) {
     return op.kind == "compute" && op.start_ms < stopped &&
            (op.end_ms > stopped || (op.end_ms == stopped && op.status == "cancelled"));
   });
@@ -27,7 +27,7 @@ bool results_out_of_order(const detail::State& world, const Decision& decision) 
 }  // namespace
 
 std::vector<std::string> paths_taken(const detail::State& world, const Decision& decision,
-                                     const std::vector<grade::TimelineEvent>& timeline) {
+                                     const std::vector<verdict::TimelineEvent>& timeline) {
   const Scenario& s = world.scenario();
   std::vector<std::string> paths;
   paths.push_back(decision.by_patience ? "early-stop" : "no-early-stop");

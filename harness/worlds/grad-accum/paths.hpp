@@ -6,14 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "../../grade/result.hpp"
+#include "../../verdict/result.hpp"
 #include "scenarios.hpp"
-#include "world.hpp"
+#include "state.hpp"
 
 namespace overlap::grad_accum {
 
 // `timeline` is the run's, as recorded for the report.
 std::vector<std::string> paths_taken(const detail::State& world, const Decision& decision,
-                                     const std::vector<grade::TimelineEvent>& timeline);
+                                     const std::vector<verdict::TimelineEvent>& timeline);
 
 }  // namespace overlap::grad_accum

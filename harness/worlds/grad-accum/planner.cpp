@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "../../core/time.hpp"
+#include "../../sim/time.hpp"
 
 namespace overlap::grad_accum {
 

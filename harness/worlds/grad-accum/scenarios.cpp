@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "../../core/time.hpp"
+#include "../../sim/time.hpp"
 
 namespace overlap::grad_accum {
 

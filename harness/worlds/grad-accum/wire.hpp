@@ -1,6 +1,6 @@
 // The grad-accum world's part of the protocol, shared by the judge and the submission's client:
 // its operations, and its hello, state, calls' arguments and results as described structs
-// (protocol/described.hpp), with the bounds the judge holds the arguments to. An object is its
+// (protocol/described.hpp), with the ranges the judge holds the arguments to. An object is its
 // handle, 0 for an empty one. Weights and checkpoints are copies on the client: a call reads
 // them and they stay. Gradients and snapshots are move-only: apply and validate consume theirs.
 #pragma once
@@ -69,8 +69,8 @@ struct CheckpointFacts {
 };
 BOOST_DESCRIBE_STRUCT(CheckpointFacts, (), (step, loss))
 
-// The judge's bounds on the arguments above, in the hello's terms.
-inline constexpr protocol::Bound<Hello> bounds[] = {
+// The judge's ranges for the arguments above, in the hello's terms.
+inline constexpr protocol::Range<Hello> ranges[] = {
     {"worker", "worker", 0,
      [](const Hello& h) { return static_cast<int>(h.worker_ms.size()) - 1; }},
     {"validator", "validator", 0, [](const Hello& h) { return h.validators - 1; }},

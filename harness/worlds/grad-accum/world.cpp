@@ -2,162 +2,247 @@
 
 #include <fmt/format.h>
 
-#include <memory>
-#include <set>
+#include <algorithm>
+#include <cmath>
+#include <optional>
 #include <utility>
 
-#include "../../core/operation.hpp"
+#include "../common/exercise_of.hpp"
+#include "paths.hpp"
+#include "planner.hpp"
+#include "wire.hpp"
 
-namespace overlap::grad_accum::detail {
+namespace overlap::grad_accum {
 
-State::State(const Scenario& scenario, sim::Simulator& sim)
-    : scenario_(scenario),
-      sim_(sim),
-      data_{scenario.seed, scenario.learning_rate},
-      weights_(model::initial_weights()) {
-  for (std::size_t w = 0; w < scenario.worker_ms.size(); ++w) {
-    workers_.push_back(&sim.add_device(fmt::format("worker {}", w)));
+namespace {
+
+// The averages may only differ in summation order from the oracle's.
+constexpr double kTolerance = 1e-12;
+
+// When early stopping could decide: the deciding check's result and every earlier one in.
+// Adds a violation and returns nothing when one of them never came in: a decision taken before
+// it (nothing later came in either), or a check skipped or lost (a later one did).
+std::optional<sim::Time> decidable_at(const detail::State& world, const Decision& d,
+                                      sim::Simulator& sim, sim::Time stopped) {
+  const auto& validations = world.validations();
+  const auto validated = [&](int c) {
+    return c <= static_cast<int>(validations.size()) && validations[c - 1].end >= 0;
+  };
+  sim::Time at = 0;
+  for (int c = 1; c <= d.stop_check; ++c) {
+    if (validated(c)) {
+      at = std::max(at, validations[c - 1].end);
+      continue;
+    }
+    bool later_came_in = false;
+    for (int later = c + 1; later <= static_cast<int>(validations.size()); ++later) {
+      later_came_in = later_came_in || validated(later);
+    }
+    if (later_came_in) {
+      sim.violations().add("missing-check",
+                           fmt::format("check {} was never validated, so early stopping could "
+                                       "not reach check {}, the one that decides",
+                                       c, d.stop_check),
+                           sim.now());
+    } else {
+      sim.violations().add(
+          "early-decision",
+          fmt::format("stop() came at {:g} ms, with {}: check {} decides, so early stopping "
+                      "needs every check up to it",
+                      sim::to_ms(stopped),
+                      c == 1 ? std::string("no check validated")
+                             : fmt::format("checks 1 to {} validated", c - 1),
+                      d.stop_check),
+          stopped);
+    }
+    return std::nullopt;
   }
-  optimizer_ = &sim.add_device("optimizer");
-  for (int v = 0; v < scenario.validators; ++v) {
-    validators_.push_back(&sim.add_device(fmt::format("validator {}", v)));
-  }
-  slots_ = &sim.add_pool("snapshot slots", "snapshots", scenario.snapshot_slots);
+  return at;
 }
 
-Weights State::weights() const { return {weights_, step_}; }
-
-Snapshot State::snapshot() {
-  slots_->charge(1, fmt::format("snapshot of step {}", step_), sim_.now());
-  return {weights_, step_};
+// The same weights, up to the summation order of the averages.
+bool close(const model::Vector& a, const model::Vector& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::abs(a[i] - b[i]) > kTolerance * std::max(1.0, std::abs(b[i]))) return false;
+  }
+  return true;
 }
 
-void State::stop(const Checkpoint* best) {
-  if (stopped_at_) {
-    sim_.violations().add("misuse", "stop() called twice", sim_.now());
+// stop() ends the run's work: whatever runs at that instant is cancelled then, and nothing
+// starts after it, so no operation runs past it (the brief: "stop() at once and the rest
+// cancelled").
+void check_stop_ends_the_work(sim::Simulator& sim, sim::Time stopped) {
+  for (const sim::OpRecord& op : sim.timeline().ops) {
+    if (!op.runs_past(stopped)) continue;
+    sim.violations().add(
+        "running-after-stop",
+        op.start > stopped
+            ? fmt::format("{}: {} began at {:g} ms, after stop() at {:g} ms, and ran {}: "
+                          "nothing starts once early stopping has decided",
+                          sim.devices()[op.device].name, op.describe(), sim::to_ms(op.start),
+                          sim::to_ms(stopped), op.until())
+            : fmt::format("{}: {} ran on past stop() at {:g} ms, {}: cancel what is running "
+                          "when early stopping decides",
+                          sim.devices()[op.device].name, op.describe(), sim::to_ms(stopped),
+                          op.until()),
+        std::max(op.start, stopped));
+  }
+}
+
+}  // namespace
+
+wire::Hello World::hello(const Scenario& sc) {
+  return {sc.micro_batches, sc.validate_every, sc.snapshot_slots, sc.patience,
+          sc.min_delta,     sc.max_steps,      sc.validators,     sc.worker_ms};
+}
+
+void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote,
+                     worlds::Call& call) {
+  detail::State& world = state.world;
+  detail::Objects& objects = world.objects();
+  switch (call.op) {
+    case wire::weights:
+      return objects.weights.add(call.number, world.weights());
+    case wire::snapshot:
+      return objects.snapshots.add(call.number, world.snapshot());
+    case wire::stop: {
+      const auto a = call.read<wire::Stop, wire::ranges>(hello);
+      return world.stop(
+          objects.checkpoints.find(call.handle(a.checkpoint, "checkpoint"), "checkpoint"));
+    }
+    case wire::compute: {
+      const auto a = call.read<wire::Compute, wire::ranges>(hello);
+      const detail::Weights* weights =
+          objects.weights.find(call.handle(a.weights, "weights"), "weights");
+      // The gradient is the handle of the call; its facts go back in the completion.
+      auto keep = [&gradients = objects.gradients, number = call.number](protocol::Writer& out,
+                                                                         detail::Gradient g) {
+        protocol::write(out, wire::GradientFacts{g.micro_batch, g.step});
+        gradients.add(number, std::move(g));
+      };
+      return world.start_compute(a.worker, weights, a.micro_batch,
+                                 remote.reply<detail::Gradient>(call.number, std::move(keep)));
+    }
+    case wire::validate: {
+      const auto a = call.read<wire::Validate, wire::ranges>(hello);
+      std::optional<detail::Snapshot> snapshot =
+          objects.snapshots.take(call.handle(a.snapshot, "snapshot"), "snapshot");
+      auto keep = [&checkpoints = objects.checkpoints, number = call.number](protocol::Writer& out,
+                                                                             detail::Checkpoint c) {
+        protocol::write(out, wire::CheckpointFacts{c.step, c.loss});
+        checkpoints.add(number, std::move(c));
+      };
+      return world.start_validate(a.validator, std::move(snapshot),
+                                  remote.reply<detail::Checkpoint>(call.number, std::move(keep)));
+    }
+    case wire::apply: {
+      const auto a = call.read<wire::Apply, wire::ranges>(hello);
+      std::vector<std::optional<detail::Gradient>> gradients;
+      for (protocol::Handle h : a.gradients) {
+        gradients.push_back(objects.gradients.take(call.handle(h, "gradient"), "gradient"));
+      }
+      return world.start_apply(std::move(gradients), remote.reply(call.number));
+    }
+  }
+  throw protocol::ProtocolError(fmt::format("grad-accum has no operation {}", call.op));
+}
+
+void World::state(const Run& state, protocol::Writer& w) {
+  protocol::write(w, wire::State{state.world.step()});
+}
+
+void World::check(const Run& state, sim::Simulator& sim) {
+  const detail::State& world = state.world;
+  const Scenario& sc = world.scenario();
+  const Decision& d = state.decision;
+  if (!world.stopped_at()) {
+    sim.violations().add("missing-stop", "train returned without calling stop()", sim.now());
     return;
   }
-  stopped_at_ = sim_.now();
-  step_at_stop_ = step_;
-  result_ = best ? *best : Checkpoint{};
-}
-
-void State::start_compute(int w, const Weights* weights, int mb, Handler<Gradient> handler) {
-  if (weights == nullptr) {
-    return sim::reject(sim_, std::move(handler),
-                       fmt::format("worker {}: compute() of empty weights", w));
-  }
-  Gradient g{model::gradient(data_, weights->values, mb), mb, weights->step};
-  sim::Operation<Gradient>::start(
-      sim_, *workers_[w], {"compute", fmt::format("mb {} on step {}", mb, weights->step), 'C'},
-      sim::from_ms(scenario_.worker_ms[w]), std::move(handler), {std::move(g)},
-      sim::Cancellable::yes);
-}
-
-void State::start_validate(int v, std::optional<Snapshot> snapshot, Handler<Checkpoint> handler) {
-  if (!snapshot) {
-    return sim::reject(sim_, std::move(handler),
-                       fmt::format("validator {}: validate() of an empty snapshot", v));
-  }
-  const int check = static_cast<int>(validations_.size()) + 1;
-  const int due = check * scenario_.validate_every;
-  if (due > scenario_.max_steps) {
-    return sim::reject(
-        sim_, std::move(handler),
-        fmt::format("validator {}: a check {} (step {}) is beyond the step limit of {}", v, check,
-                    due, scenario_.max_steps));
-  }
-  if (snapshot->step != due) {
-    sim_.violations().add(
-        "wrong-snapshot",
-        fmt::format("check {} validated the weights of step {}, not step {}: take the snapshot "
-                    "right after step {} is applied",
-                    check, snapshot->step, due, due),
-        sim_.now());
-  }
-  validations_.push_back({check, snapshot->step});
-  const double loss = model::validation_loss(data_, snapshot->values);
-  Checkpoint result{std::move(snapshot->values), snapshot->step, loss};
-  sim::Operation<Checkpoint>::start(
-      sim_, *validators_[v],
-      {"validate", fmt::format("check {} (step {})", check, snapshot->step), 'V'},
-      sim::from_ms(scenario_.validation_ms(v)), std::move(handler), {std::move(result)},
-      sim::Cancellable::yes, [this, check](sim::OpStatus status) {
-        slots_->release(1);
-        if (status == sim::OpStatus::done) {
-          validations_[check - 1].end = sim_.now();
-          validations_[check - 1].trainer_step_at_end = step_;
-        }
-      });
-}
-
-void State::start_apply(std::vector<std::optional<Gradient>> gradients, Handler<> handler) {
-  const int n = scenario_.micro_batches;
-  if (stopped_at_) {
-    sim_.violations().add("applied-after-stop",
-                          fmt::format("an optimizer step (step {}) started after stop() at {:g} ms",
-                                      step_, sim::to_ms(*stopped_at_)),
-                          sim_.now());
-  }
-  if (step_ >= scenario_.max_steps) {
-    sim_.violations().add("misuse",
-                          fmt::format("optimizer step {} is beyond the step limit of {}", step_ + 1,
-                                      scenario_.max_steps),
-                          sim_.now());
-  }
-  std::set<int> seen, repeated;
-  for (const std::optional<Gradient>& g : gradients) {
-    if (!g) return sim::reject(sim_, std::move(handler), "apply() of an empty Gradient");
-    if (g->step != step_) {
-      sim_.violations().add(
-          "stale-gradient",
-          fmt::format("step {}: the gradient of micro-batch {} was computed on the weights of "
-                      "step {}",
-                      step_, g->micro_batch, g->step),
-          sim_.now());
+  const sim::Time stopped = *world.stopped_at();
+  if (const auto decidable = decidable_at(world, d, sim, stopped)) {
+    if (stopped != *decidable) {
+      sim.violations().add(
+          stopped < *decidable ? "early-decision" : "late-decision",
+          fmt::format("stop() came at {:g} ms; check {} (the one that decides) and every check "
+                      "before it were in at {:g} ms",
+                      sim::to_ms(stopped), d.stop_check, sim::to_ms(*decidable)),
+          stopped);
     }
-    if (!seen.insert(g->micro_batch).second) repeated.insert(g->micro_batch);
   }
-  std::vector<int> missing, foreign;
-  for (int mb = step_ * n; mb < (step_ + 1) * n; ++mb) {
-    if (!seen.contains(mb)) missing.push_back(mb);
+  check_stop_ends_the_work(sim, stopped);
+  const int best_step = d.best_check * sc.validate_every;
+  if (world.result().step < 0) {
+    sim.violations().add("wrong-result",
+                         "stop() was given an empty Checkpoint (default-constructed, or one "
+                         "whose validation failed or was cancelled): nothing to restore",
+                         stopped);
+  } else if (world.result().step != best_step) {
+    sim.violations().add(
+        "wrong-result",
+        fmt::format("stop() restored the snapshot of step {}; the best check is "
+                    "check {} (step {}, loss {:.4f})",
+                    world.result().step, d.best_check, best_step, d.losses[d.best_check - 1]),
+        stopped);
+  } else if (!close(world.result().values, state.expected.check_weights[d.best_check - 1]) ||
+             std::abs(world.result().loss - d.losses[d.best_check - 1]) > kTolerance) {
+    sim.violations().add("wrong-result",
+                         fmt::format("the restored weights of step {} differ from a sequential "
+                                     "run's (validation loss {:.6f}, expected {:.6f})",
+                                     best_step, world.result().loss, d.losses[d.best_check - 1]),
+                         stopped);
   }
-  for (int mb : seen) {
-    if (mb < step_ * n || mb >= (step_ + 1) * n) foreign.push_back(mb);
-  }
-  if (!missing.empty()) {
-    sim_.violations().add(
-        "lost-update",
-        fmt::format("step {} applied without micro-batches {}", step_, fmt::join(missing, ", ")),
-        sim_.now());
-  }
-  if (!repeated.empty() || !foreign.empty()) {
-    sim_.violations().add(
-        "duplicate-update",
-        fmt::format("step {} applied micro-batches twice or from another step: {}", step_,
-                    fmt::join(repeated.empty() ? foreign
-                                               : std::vector<int>(repeated.begin(), repeated.end()),
-                              ", ")),
-        sim_.now());
-  }
-  auto shared = std::make_shared<std::vector<std::optional<Gradient>>>(std::move(gradients));
-  sim::Operation<>::start(sim_, *optimizer_, {"apply", fmt::format("step {}", step_), 'A'},
-                          sim::from_ms(scenario_.optimizer_ms), std::move(handler), {},
-                          sim::Cancellable::yes, [this, shared](sim::OpStatus status) {
-                            if (status != sim::OpStatus::done) return;  // cancelled: no update
-                            std::vector<const model::Vector*> values;
-                            for (const auto& g : *shared) values.push_back(&g->values);
-                            if (!values.empty()) model::apply(data_, weights_, values);
-                            ++step_;
-                          });
 }
 
-std::string State::outstanding() const {
-  int finished = 0;
-  for (const Validation& v : validations_) finished += v.end >= 0;
-  return fmt::format("{} optimizer steps applied; {} checks validated, {} started; {}", step_,
-                     finished, validations_.size(),
-                     stopped_at_ ? "stop() was called" : "stop() not called");
+void World::add_figures(const Run& state, verdict::ScenarioResult& result) {
+  const detail::State& world = state.world;
+  const Scenario& sc = world.scenario();
+  const Decision& d = state.decision;
+  result.figures.push_back({"stop check", static_cast<double>(d.stop_check), ""});
+  result.figures.push_back({"best check", static_cast<double>(d.best_check), ""});
+  int lag_max = 0, lag_sum = 0, lags = 0;
+  for (const detail::Validation& v : world.validations()) {
+    if (v.end < 0) continue;
+    const int lag = v.trainer_step_at_end - v.step;
+    lag_max = std::max(lag_max, lag);
+    lag_sum += lag;
+    ++lags;
+  }
+  if (lags > 0) {
+    result.figures.push_back(
+        {"mean validation lag", std::round(100.0 * lag_sum / lags) / 100, "steps"});
+    result.figures.push_back({"max validation lag", static_cast<double>(lag_max), "steps"});
+  }
+  if (world.stopped_at()) {
+    result.figures.push_back(
+        {"overshoot", static_cast<double>(world.step_at_stop() - d.stop_check * sc.validate_every),
+         "steps"});
+  }
+  result.paths_taken = paths_taken(world, d, result.timeline);
 }
 
-}  // namespace overlap::grad_accum::detail
+worlds::ScenarioFacts World::facts(const Scenario& sc) {
+  const Decision d = oracle(sc).decision;
+  // A named scenario keeps its published figure (the planner's, checked in the unit tests) and
+  // its interviewer's note; a generated one gets the planner's.
+  const BestKnown best =
+      sc.best_known_ms > 0
+          ? BestKnown{sc.best_known_ms,
+                      fmt::format("{:g} ms: {}", sc.best_known_ms, sc.best_known_note)}
+          : best_known(sc, d);
+  const Bound bound = lower_bound(sc, d);
+  return {sc.name,
+          sc.description,
+          baseline_ms(sc, d),
+          bound,
+          best.ms,
+          best.note + worlds::gap_to_bound(best.ms, bound.ms,
+                                           "training and validation together: each bound takes "
+                                           "one alone, while a busy validator or a full slot "
+                                           "holds back the other")};
+}
+
+}  // namespace overlap::grad_accum
+
+OVERLAP_REGISTER_WORLD(overlap::grad_accum::World, grad_accum)

@@ -1,71 +1,48 @@
-// The grad-accum world's state behind the submission's Trainer: the weights and step, the
-// devices, the snapshot slots, the objects the submission holds handles to, and what the checks
-// read (applies, validations, the stop decision).
+// The grad-accum world under the world contract (../common/world.hpp): what the grader runs.
 #pragma once
 
-#include <optional>
-#include <overlap/handler.hpp>
-#include <string>
+#include <cstdint>
+#include <span>
+#include <string_view>
 #include <vector>
 
-#include "../../core/simulator.hpp"
-#include "model.hpp"
-#include "objects.hpp"
+#include "../common/world.hpp"
+#include "oracle.hpp"
 #include "scenarios.hpp"
+#include "wire.hpp"
+#include "state.hpp"
 
-namespace overlap::grad_accum::detail {
+namespace overlap::grad_accum {
 
-struct Validation {
-  int check = 0;       // 1, 2, ... in the order validations started
-  int step = 0;        // the snapshot's step
-  sim::Time end = -1;  // when its result was in (-1: not finished)
-  int trainer_step_at_end = 0;
+// The world of one run, and what a sequential run of it gives (once): the decision early
+// stopping makes, and the weights each check validates.
+struct Run {
+  Run(const Scenario& scenario, sim::Simulator& sim)
+      : world(scenario, sim), expected(oracle(scenario)), decision(expected.decision) {}
+  detail::State world;
+  OracleRun expected;
+  const Decision& decision;
 };
 
-class State {
- public:
-  State(const Scenario& scenario, sim::Simulator& sim);
-  State(const State&) = delete;
-  State& operator=(const State&) = delete;
+struct World {
+  using Scenario = grad_accum::Scenario;
+  using State = Run;
+  using Hello = wire::Hello;
+  static constexpr std::string_view name = "grad-accum";
+  static constexpr std::span<const protocol::Operation> operations = wire::operations;
 
-  const Scenario& scenario() const { return scenario_; }
-  sim::Simulator& sim() { return sim_; }
-  const model::Data& data() const { return data_; }
-
-  // The objects the submission holds, by handle.
-  Objects& objects() { return objects_; }
-
-  // The operations behind Trainer's, Worker's and Validator's public ones. A null or empty
-  // object is an empty handle (default-constructed or moved from).
-  int step() const { return step_; }
-  Weights weights() const;
-  Snapshot snapshot();
-  void stop(const Checkpoint* best);
-  void start_compute(int w, const Weights* weights, int mb, Handler<Gradient>);
-  void start_validate(int v, std::optional<Snapshot> snapshot, Handler<Checkpoint>);
-  void start_apply(std::vector<std::optional<Gradient>> gradients, Handler<>);
-
-  // What the checks read once the run is over.
-  const std::vector<Validation>& validations() const { return validations_; }
-  const std::optional<sim::Time>& stopped_at() const { return stopped_at_; }
-  const Checkpoint& result() const { return result_; }
-  int step_at_stop() const { return step_at_stop_; }
-  std::string outstanding() const;
-
- private:
-  const Scenario& scenario_;
-  sim::Simulator& sim_;
-  model::Data data_;
-  model::Vector weights_;
-  int step_ = 0;
-  std::vector<sim::Device*> workers_, validators_;
-  sim::Device* optimizer_ = nullptr;
-  sim::MemoryPool* slots_ = nullptr;
-  std::vector<Validation> validations_;
-  std::optional<sim::Time> stopped_at_;
-  int step_at_stop_ = 0;
-  Checkpoint result_;
-  Objects objects_;
+  static const worlds::ScenarioTable<Scenario>& table() { return grad_accum::scenario_table(); }
+  static Scenario generate(std::uint64_t seed, int k);
+  static std::vector<verdict::Parameter> parameters(const Scenario& scenario);
+  static worlds::ScenarioFacts facts(const Scenario& scenario);
+  static int actors(const Scenario&) { return 1; }
+  static Hello hello(const Scenario& scenario);
+  static void serve(State& state, const Hello& hello, worlds::Remote& remote, worlds::Call& call);
+  static void state(const State& state, protocol::Writer& w);
+  static std::string outstanding(const State& state) { return state.world.outstanding(); }
+  static void check(const State& state, sim::Simulator& sim);
+  static void add_figures(const State& state, verdict::ScenarioResult& result);
 };
+static_assert(worlds::World<World>);
 
-}  // namespace overlap::grad_accum::detail
+}  // namespace overlap::grad_accum

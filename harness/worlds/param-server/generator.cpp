@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "../../core/time.hpp"
+#include "../../sim/time.hpp"
 #include "../common/generated.hpp"
-#include "contract.hpp"
+#include "world.hpp"
 #include "planner.hpp"
 
 namespace overlap::param_server {
@@ -247,7 +247,7 @@ std::optional<Scenario> attempt(worlds::Draw& d, Family family, bool fallback) {
 
 }  // namespace
 
-Scenario Contract::generate(std::uint64_t seed, int k) {
+Scenario World::generate(std::uint64_t seed, int k) {
   const auto family = static_cast<Family>(k % 4);
   for (int a = 0; a < kMaxAttempts; ++a) {
     worlds::Draw d(seed, k, a);
@@ -267,8 +267,8 @@ Scenario Contract::generate(std::uint64_t seed, int k) {
       fmt::format("param-server: no scenario drawn for seed {}, k {}", seed, k));
 }
 
-std::vector<grade::Parameter> Contract::parameters(const Scenario& s) {
-  std::vector<grade::Parameter> out;
+std::vector<verdict::Parameter> World::parameters(const Scenario& s) {
+  std::vector<verdict::Parameter> out;
   out.push_back({"worker_ms", s.worker_ms});
   out.push_back({"jitter", {s.jitter}});
   out.push_back({"mini_batches", {static_cast<double>(s.mini_batches)}});

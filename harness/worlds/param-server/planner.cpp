@@ -12,7 +12,7 @@
 #include <tuple>
 #include <vector>
 
-#include "../../core/time.hpp"
+#include "../../sim/time.hpp"
 
 namespace overlap::param_server {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <deque>
 
-#include "../../core/time.hpp"
+#include "../../sim/time.hpp"
 #include "../common/random.hpp"
 #include "planner.hpp"
 

@@ -1,6 +1,6 @@
 // The param-server world's part of the protocol, shared by the judge and the submission's
 // client: its operations, and its hello, state, calls' arguments and results as described
-// structs (protocol/described.hpp), with the bounds the judge holds the arguments to. Weights
+// structs (protocol/described.hpp), with the ranges the judge holds the arguments to. Weights
 // and gradients are handles. Errors come in the overlap category (misuse) and
 // overlap.param_server (worker_failed).
 #pragma once
@@ -64,8 +64,8 @@ struct GradientFacts {
 };
 BOOST_DESCRIBE_STRUCT(GradientFacts, (), (mini_batch, version, worker))
 
-// The judge's bounds on the arguments above, in the hello's terms.
-inline constexpr protocol::Bound<Hello> bounds[] = {
+// The judge's ranges for the arguments above, in the hello's terms.
+inline constexpr protocol::Range<Hello> ranges[] = {
     {"worker", "worker", 0, [](const Hello& h) { return h.workers() - 1; }},
     {"mini_batch", "mini-batch"},
     {"gradients", "gradient count", 0, [](const Hello& h) { return h.workers() + 1; }},

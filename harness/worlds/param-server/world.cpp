@@ -1,229 +1,203 @@
-#include "world.hpp"
+#include "state.hpp"
 
 #include <fmt/format.h>
 
-#include <overlap/param_server.hpp>  // its errors only: errc::worker_failed
-#include <set>
+#include <algorithm>
+#include <numeric>
 
-#include "../../core/operation.hpp"
+#include "../common/exercise_of.hpp"
+#include "planner.hpp"
+#include "wire.hpp"
 
-namespace overlap::param_server::detail {
+namespace overlap::param_server {
 
-using WeightsOp = sim::Operation<WeightsObject>;
-using GradientOp = sim::Operation<GradientObject>;
-using DoneOp = sim::Operation<>;
+namespace {
 
-State::State(const Scenario& scenario, sim::Simulator& sim)
-    : scenario_(scenario),
-      sim_(sim),
-      data_{scenario.seed, scenario.mini_batches},
-      weights_(model::initial_weights()),
-      times_applied_(scenario.mini_batches, 0),
-      started_(scenario.mini_batches, false) {
-  server_ = &sim.add_device("server");
-  for (int w = 0; w < scenario.workers(); ++w) {
-    WorkerState worker;
-    worker.device = &sim.add_device(fmt::format("worker {}", w));
-    workers_.push_back(std::move(worker));
-  }
-  // Scheduled first, so that a failure at t comes before anything else ending at t.
-  for (const Failure& f : scenario.failures) {
-    sim.schedule(sim::from_ms(f.at_ms), [this, w = f.worker] { fail_worker(w); });
-  }
-}
-
-void State::fail_worker(int w) {
-  workers_[w].failed = true;
-  failures_seen_.push_back({w, sim_.now(), workers_[w].activity, pool_dry_at_ >= 0});
-  // Moved out first: ending the operation clears the worker's abort.
-  if (auto abort = std::move(workers_[w].abort)) abort();
-}
-
-template <typename Handler>
-void State::refuse_failed(Handler handler) {
-  sim::complete_now(sim_, std::move(handler), make_error_code(errc::worker_failed));
-}
-
-void State::start_pull(int w, Handler<WeightsObject> handler) {
-  WorkerState& worker = workers_[w];
-  if (worker.failed) return refuse_failed(std::move(handler));
-  WeightsObject weights{weights_, version_, w};
-  auto op = WeightsOp::start(sim_, *worker.device, {"pull", fmt::format("v{}", version_), 'p'},
-                             sim::from_ms(scenario_.pull_ms), std::move(handler),
-                             {std::move(weights)}, sim::Cancellable::no, [this, w](sim::OpStatus) {
-                               workers_[w].abort = nullptr;
-                               end(w);
-                             });
-  begin(w, Activity::pull);
-  worker.abort = [op] { WeightsOp::fail(op, make_error_code(errc::worker_failed)); };
-}
-
-void State::start_compute(int w, WeightsObject weights, int mb, Handler<GradientObject> handler) {
-  WorkerState& worker = workers_[w];
-  if (worker.failed) return refuse_failed(std::move(handler));
-  if (weights.worker != w) {
-    return sim::reject(
-        sim_, std::move(handler),
-        fmt::format("worker {}: compute() needs weights this worker pulled (these "
-                    "are {})",
-                    w,
-                    weights.worker < 0 ? std::string("empty")
-                                       : fmt::format("worker {}'s", weights.worker)));
-  }
-  if (mb < 0 || mb >= scenario_.mini_batches) {
-    return sim::reject(sim_, std::move(handler),
-                       fmt::format("worker {}: compute(mini_batch {}) is out of range [0, {})", w,
-                                   mb, scenario_.mini_batches));
-  }
-  GradientObject gradient{model::gradient(data_, weights.values, mb), mb, weights.version, w};
-  if (!started_[mb]) {
-    started_[mb] = true;
-    if (++started_count_ == scenario_.mini_batches) pool_dry_at_ = sim_.now();
-  }
-  const double duration = compute_ms(scenario_, w, worker.computes++);
-  auto op = GradientOp::start(sim_, *worker.device,
-                              {"compute", fmt::format("mb {} on v{}", mb, weights.version), 'C'},
-                              sim::from_ms(duration), std::move(handler), {std::move(gradient)},
-                              sim::Cancellable::no, [this, w](sim::OpStatus status) {
-                                workers_[w].abort = nullptr;
-                                workers_[w].computed += status == sim::OpStatus::done;
-                                end(w);
-                              });
-  begin(w, Activity::compute);
-  worker.abort = [op] { GradientOp::fail(op, make_error_code(errc::worker_failed)); };
-}
-
-sim::OpId State::begin_send(int w, const GradientObject& gradient) {
-  begin(w, Activity::send);
-  return sim_.begin(
-      *workers_[w].device,
-      {"send", fmt::format("mb {} from v{}", gradient.mini_batch, gradient.version), 's'},
-      sim::from_ms(scenario_.apply_ms));
-}
-
-void State::start_push(int w, GradientObject gradient, Handler<> handler) {
-  if (workers_[w].failed) return refuse_failed(std::move(handler));
-  if (gradient.worker != w) {
-    return sim::reject(
-        sim_, std::move(handler),
-        fmt::format("worker {}: push() of a gradient it did not compute ({})", w,
-                    gradient.worker < 0 ? std::string("an empty one")
-                                        : fmt::format("worker {}'s", gradient.worker)));
-  }
-  const sim::OpId send = begin_send(w, gradient);
-  auto g = std::make_shared<GradientObject>(std::move(gradient));
-  DoneOp::start(sim_, *server_,
-                {"apply", fmt::format("mb {} from worker {}", g->mini_batch, w), 'A'},
-                sim::from_ms(scenario_.apply_ms), std::move(handler), {}, sim::Cancellable::no,
-                [this, send, g](sim::OpStatus) {
-                  sim_.end(send, sim::OpStatus::done);
-                  end(g->worker);
-                  apply({g});
-                });
-}
-
-void State::start_apply_average(std::vector<GradientObject> gradients, Handler<> handler) {
-  std::set<int> senders;
-  for (const GradientObject& g : gradients) {
-    if (g.worker < 0) {
-      return sim::reject(sim_, std::move(handler), "apply_average() of an empty Gradient");
+// The weights must be exactly those of the applies, replayed in order from the start.
+void check_replay(const detail::State& state, sim::Simulator& sim) {
+  model::Vector replay = model::initial_weights();
+  int version = 0;
+  for (const detail::Apply& a : state.applies()) {
+    if (a.version != ++version) {
+      sim.violations().add(
+          "wrong-result",
+          fmt::format("apply log out of order: version {} after {}", a.version, version - 1),
+          sim.now());
     }
-    if (!senders.insert(g.worker).second) {
-      return sim::reject(sim_, std::move(handler),
-                         fmt::format("apply_average() with two gradients from worker {}: each "
-                                     "worker sends one",
-                                     g.worker));
-    }
-    if (workers_[g.worker].failed) return refuse_failed(std::move(handler));
+    std::vector<const model::Vector*> values;
+    for (const model::Vector& g : a.gradients) values.push_back(&g);
+    model::apply(replay, values);
   }
-  if (gradients.empty()) {
-    return sim::reject(sim_, std::move(handler), "apply_average() of no gradients");
+  if (replay != state.weights()) {
+    sim.violations().add("wrong-result",
+                         "the server's weights differ from a replay of its apply log", sim.now());
   }
-  std::vector<sim::OpId> sends;
-  std::vector<std::shared_ptr<GradientObject>> shared;
-  for (GradientObject& g : gradients) {
-    sends.push_back(begin_send(g.worker, g));
-    shared.push_back(std::make_shared<GradientObject>(std::move(g)));
-  }
-  DoneOp::start(sim_, *server_, {"apply", fmt::format("average of {}", shared.size()), 'A'},
-                sim::from_ms(scenario_.apply_ms), std::move(handler), {}, sim::Cancellable::no,
-                [this, sends, shared](sim::OpStatus) {
-                  for (sim::OpId send : sends) sim_.end(send, sim::OpStatus::done);
-                  for (const auto& g : shared) end(g->worker);
-                  apply(shared);
-                });
 }
 
-void State::apply(std::vector<std::shared_ptr<GradientObject>> gradients) {
-  Apply entry;
-  entry.at = sim_.now();
-  entry.version = version_ + 1;
-  std::vector<const model::Vector*> values;
-  for (const auto& g : gradients) {
-    const int staleness = version_ - g->version;
-    if (scenario_.staleness_bound >= 0 && staleness > scenario_.staleness_bound) {
-      sim_.violations().add(
-          "staleness",
-          fmt::format("worker {}'s gradient of mini-batch {}, computed on version {}, applied "
-                      "at version {}: staleness {} over the bound of {}",
-                      g->worker, g->mini_batch, g->version, version_, staleness,
-                      scenario_.staleness_bound),
-          sim_.now());
-    }
-    if (++times_applied_[g->mini_batch] == 2) {
-      sim_.violations().add(
-          "duplicate-update",
-          fmt::format("mini-batch {} applied a second time (worker {})", g->mini_batch, g->worker),
-          sim_.now());
-    }
-    ++workers_[g->worker].applied;
-    entry.mini_batches.push_back(g->mini_batch);
-    entry.staleness.push_back(staleness);
-    entry.gradients.push_back(g->values);
-    values.push_back(&g->values);
+// The paths of the exercise this run took, told from what the world saw happen.
+void add_paths(const detail::State& state, std::vector<std::string>& paths) {
+  auto take = [&paths](const std::string& path) {
+    if (std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
+  };
+  using detail::Activity;
+  for (const detail::FailureSeen& f : state.failures_seen()) {
+    if (f.during == Activity::pull) take("failure-during-pull");
+    if (f.during == Activity::compute) take("failure-during-compute");
+    if (f.during == Activity::send) take("failure-during-push");
+    if (f.after_pool_dry) take("failure-after-pool-dry");
   }
-  model::apply(weights_, values);
-  ++version_;
-  applies_.push_back(std::move(entry));
+  // The bound held this run back: it refused a gradient or applied one right at the bound, or
+  // the schedule it would run without a bound (every gradient averaged as soon as the server
+  // is free) crosses it.
+  const Scenario& sc = state.scenario();
+  if (sc.staleness_bound >= 0) {
+    bool binding = state.refused_gradients() > 0;
+    for (const detail::Apply& a : state.applies()) {
+      for (int staleness : a.staleness) binding |= staleness == sc.staleness_bound;
+    }
+    if (!binding) {
+      Scenario unbounded = sc;
+      unbounded.staleness_bound = -1;
+      binding = simulate(unbounded, pull_based(unbounded, Policy::Server::average)).max_staleness >
+                sc.staleness_bound;
+    }
+    if (binding) take("staleness-bound-binding");
+  }
+  if (!state.kept_off_tail().empty()) take("slow-worker-tail");
 }
 
-std::vector<int> State::mini_batches_per_worker() const {
-  std::vector<int> out;
-  for (const WorkerState& w : workers_) out.push_back(w.applied);
-  return out;
+}  // namespace
+
+wire::Hello World::hello(const Scenario& sc) {
+  return {sc.mini_batches, sc.staleness_bound, sc.worker_ms};
 }
 
-std::vector<int> State::kept_off_tail() const {
-  std::vector<int> out;
-  if (pool_dry_at_ < 0) return out;
-  for (std::size_t w = 0; w < workers_.size(); ++w) {
-    const WorkerState& x = workers_[w];
-    if (!x.failed && x.activity == Activity::idle && x.last == Activity::send &&
-        x.last_end < pool_dry_at_) {
-      out.push_back(static_cast<int>(w));
+void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote,
+                     worlds::Call& call) {
+  auto& pulled = state.pulled();
+  auto& gradients = state.gradients();
+  // The objects a call makes are the handle of its number; their facts go back in the completion.
+  auto keep_weights = [&pulled, number = call.number](protocol::Writer& w,
+                                                      detail::WeightsObject weights) {
+    protocol::write(w, wire::WeightsFacts{weights.version, weights.worker});
+    pulled.add(number, std::move(weights));
+  };
+  auto keep_gradient = [&gradients, number = call.number](protocol::Writer& w,
+                                                          detail::GradientObject gradient) {
+    protocol::write(w, wire::GradientFacts{gradient.mini_batch, gradient.version, gradient.worker});
+    gradients.add(number, std::move(gradient));
+  };
+  switch (call.op) {
+    case wire::pull: {
+      const auto a = call.read<wire::Pull, wire::ranges>(hello);
+      return state.start_pull(a.worker,
+                              remote.reply<detail::WeightsObject>(call.number, keep_weights));
+    }
+    case wire::compute: {
+      const auto a = call.read<wire::Compute, wire::ranges>(hello);
+      auto weights = pulled.take(call.handle(a.weights, "weights"), "weights")
+                         .value_or(detail::WeightsObject{});
+      return state.start_compute(a.worker, std::move(weights), a.mini_batch,
+                                 remote.reply<detail::GradientObject>(call.number, keep_gradient));
+    }
+    case wire::push: {
+      const auto a = call.read<wire::Push, wire::ranges>(hello);
+      auto gradient = gradients.take(call.handle(a.gradient, "gradient"), "gradient")
+                          .value_or(detail::GradientObject{});
+      return state.start_push(a.worker, std::move(gradient), remote.reply(call.number));
+    }
+    case wire::apply_average: {
+      const auto a = call.read<wire::ApplyAverage, wire::ranges>(hello);
+      std::vector<detail::GradientObject> sent;
+      for (protocol::Handle h : a.gradients) {
+        sent.push_back(gradients.take(call.handle(h, "gradient"), "gradient")
+                           .value_or(detail::GradientObject{}));
+      }
+      return state.start_apply_average(std::move(sent), remote.reply(call.number));
     }
   }
-  return out;
+  throw protocol::ProtocolError(fmt::format("param-server has no operation {}", call.op));
 }
 
-int State::refused_gradients() const {
-  int refused = 0;
-  for (const WorkerState& x : workers_) {
-    if (!x.failed) refused += x.computed - x.applied;
+void World::state(const State& state, protocol::Writer& w) {
+  wire::State values{state.version(), {}};
+  for (int i = 0; i < state.scenario().workers(); ++i) values.failed.push_back(state.failed(i));
+  protocol::write(w, values);
+}
+
+void World::check(const detail::State& state, sim::Simulator& sim) {
+  const Scenario& sc = state.scenario();
+  std::vector<int> missing;
+  for (int mb = 0; mb < sc.mini_batches; ++mb) {
+    if (state.times_applied()[mb] == 0) missing.push_back(mb);
   }
-  return refused;
-}
-
-std::string State::outstanding() const {
-  int applied = 0;
-  for (int n : times_applied_) applied += n > 0;
-  std::vector<std::string> failed;
-  for (std::size_t w = 0; w < workers_.size(); ++w) {
-    if (workers_[w].failed) failed.push_back(fmt::format("worker {}", w));
+  if (!missing.empty()) {
+    const std::size_t shown = std::min<std::size_t>(missing.size(), 8);
+    sim.violations().add("lost-update",
+                         fmt::format("{} mini-batch{} never applied: {}{}", missing.size(),
+                                     missing.size() == 1 ? " was" : "es were",
+                                     fmt::join(missing.begin(), missing.begin() + shown, ", "),
+                                     missing.size() > shown ? ", ..." : ""),
+                         sim.now());
   }
-  return fmt::format("{} of {} mini-batches applied (server at version {}){}", applied,
-                     scenario_.mini_batches, version_,
-                     failed.empty() ? "" : fmt::format("; failed: {}", fmt::join(failed, ", ")));
+  check_replay(state, sim);
+  const double loss = model::loss(state.data(), state.weights());
+  if (!(loss <= sc.target_loss)) {
+    sim.violations().add(
+        "wrong-result",
+        fmt::format("final loss {:.4g} is above the target {:.4g}", loss, sc.target_loss),
+        sim.now());
+  }
 }
 
-}  // namespace overlap::param_server::detail
+void World::add_figures(const detail::State& state, verdict::ScenarioResult& result) {
+  std::vector<int> staleness;
+  for (const detail::Apply& a : state.applies()) {
+    staleness.insert(staleness.end(), a.staleness.begin(), a.staleness.end());
+  }
+  if (!staleness.empty()) {
+    std::sort(staleness.begin(), staleness.end());
+    const double mean = std::accumulate(staleness.begin(), staleness.end(), 0.0) / staleness.size();
+    result.figures.push_back({"mean staleness", std::round(mean * 100) / 100, "versions"});
+    result.figures.push_back(
+        {"staleness p90", static_cast<double>(staleness[staleness.size() * 9 / 10]), "versions"});
+    result.figures.push_back({"max staleness", static_cast<double>(staleness.back()), "versions"});
+    // The histogram, in buckets that double: 0, 1, 2-3, 4-7, 8-15, ...
+    for (int low = 0, high = 0; low <= staleness.back(); low = high + 1, high = 2 * low - 1) {
+      const auto count = std::count_if(staleness.begin(), staleness.end(),
+                                       [&](int v) { return v >= low && v <= high; });
+      if (count == 0) continue;
+      result.figures.push_back({low == high ? fmt::format("staleness {}", low)
+                                            : fmt::format("staleness {}-{}", low, high),
+                                static_cast<double>(count), "gradients"});
+    }
+  }
+  result.figures.push_back({"updates applied", static_cast<double>(state.applies().size()), ""});
+  const std::vector<int> per_worker = state.mini_batches_per_worker();
+  for (std::size_t w = 0; w < per_worker.size() && per_worker.size() <= 8; ++w) {
+    result.figures.push_back(
+        {fmt::format("worker {} share", w), static_cast<double>(per_worker[w]), "mini-batches"});
+  }
+  result.figures.push_back({"final loss", model::loss(state.data(), state.weights()), ""});
+  add_paths(state, result.paths_taken);
+}
+
+worlds::ScenarioFacts World::facts(const Scenario& sc) {
+  // Published (named) or filled in when generated; planned here for any other scenario.
+  Plan plan{sc.best_known_ms, {}, sc.best_known_note};
+  if (plan.ms <= 0) plan = best_known(sc);
+  const Bound bound = lower_bound(sc);
+  const std::string gap = worlds::gap_to_bound(
+      plan.ms, bound.ms,
+      sc.staleness_bound >= 0
+          ? "staleness: a gradient over the bound is work thrown away, and keeping within it "
+            "makes fast workers wait for slow ones or sit out"
+          : "the end game and failures: the last mini-batches end on whole cycles of the "
+            "workers left, and lost work is redone");
+  return {sc.name, sc.description, baseline_ms(sc),
+          bound,   plan.ms,        fmt::format("{:g} ms: {}{}", plan.ms, plan.note, gap)};
+}
+
+}  // namespace overlap::param_server
+
+OVERLAP_REGISTER_WORLD(overlap::param_server::World, param_server)

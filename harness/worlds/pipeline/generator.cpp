@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "../common/generated.hpp"
-#include "contract.hpp"
+#include "world.hpp"
 #include "planner.hpp"
 
 namespace overlap::pipeline {
@@ -76,7 +76,7 @@ Scenario draw_scenario(worlds::Draw& d, Family family) {
 
 }  // namespace
 
-Scenario Contract::generate(std::uint64_t seed, int k) {
+Scenario World::generate(std::uint64_t seed, int k) {
   if (k < 0) throw std::invalid_argument("a generated scenario's index is at least 0");
   const auto family = static_cast<Family>(k % 4);
   for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
@@ -94,7 +94,7 @@ Scenario Contract::generate(std::uint64_t seed, int k) {
       fmt::format("pipeline: no scenario {} of seed {} in {} draws", k, seed, kMaxAttempts));
 }
 
-std::vector<grade::Parameter> Contract::parameters(const Scenario& s) {
+std::vector<verdict::Parameter> World::parameters(const Scenario& s) {
   std::vector<double> stashes(s.stashes.begin(), s.stashes.end());
   return {{"stages", {static_cast<double>(s.stages())}},
           {"micro_batches", {static_cast<double>(s.micro_batches)}},

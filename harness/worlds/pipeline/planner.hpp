@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "../../core/time.hpp"
+#include "../../sim/time.hpp"
 #include "scenarios.hpp"
 
 namespace overlap::pipeline::planner {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../../core/time.hpp"
+#include "../../sim/time.hpp"
 #include "../common/facts.hpp"
 #include "../common/scenario_table.hpp"
 

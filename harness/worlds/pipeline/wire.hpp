@@ -1,6 +1,6 @@
 // The pipeline world's part of the protocol, shared by the judge and the submission's client:
 // its operations, and its hello, calls' arguments and results as described structs
-// (protocol/described.hpp), with the bounds the judge holds the arguments to. A tensor is its
+// (protocol/described.hpp), with the ranges the judge holds the arguments to. A tensor is its
 // handle. The judge sends no state.
 #pragma once
 
@@ -59,8 +59,8 @@ struct Shape {
 };
 BOOST_DESCRIBE_STRUCT(Shape, (), (rows, cols))
 
-// The judge's bounds on the arguments above, in the hello's terms.
-inline constexpr protocol::Bound<Hello> bounds[] = {
+// The judge's ranges for the arguments above, in the hello's terms.
+inline constexpr protocol::Range<Hello> ranges[] = {
     {"stage", "stage", 0, [](const Hello& h) { return h.stages() - 1; }},
     {"step", "step"},
     {"micro_batch", "micro-batch"},

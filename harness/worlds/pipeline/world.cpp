@@ -1,183 +1,181 @@
-#include "world.hpp"
+#include "state.hpp"
 
 #include <fmt/format.h>
 
-#include "../../core/operation.hpp"
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
 
-namespace overlap::pipeline::detail {
+#include "../common/exercise_of.hpp"
+#include "oracle.hpp"
+#include "wire.hpp"
 
-using Tensors = sim::Operation<Matrix>;
-using Nothing = sim::Operation<>;
+namespace overlap::pipeline {
 
-State::State(const Scenario& scenario, sim::Simulator& sim)
-    : scenario_(scenario),
-      sim_(sim),
-      shape_(model::shape_for(scenario.stages(), scenario.micro_batches)),
-      layers_(model::initial_layers(shape_, scenario.seed)) {
-  for (int s = 0; s < scenario.stages(); ++s) {
-    StageState state;
-    state.device = &sim.add_device(fmt::format("stage {}", s));
-    state.stash_pool =
-        &sim.add_pool(fmt::format("stage {} activations", s), "stashes", scenario.stashes[s]);
-    state.gradient_sum = model::zero_like(layers_[s]);
-    state.forwards.assign(scenario.micro_batches, 0);
-    state.backwards.assign(scenario.micro_batches, 0);
-    stages_.push_back(std::move(state));
-  }
-}
+namespace {
 
-template <typename Handler>
-void State::reject(Handler handler, int stage, std::string message) {
-  sim::reject(sim_, std::move(handler), fmt::format("stage {}: {}", stage, message));
-}
+// Summation order may differ from the oracle's (backwards in another order), nothing else.
+constexpr double kTolerance = 1e-9;
 
-Matrix State::input(int step, int mb) const {
-  return model::input(shape_, scenario_.seed, step, mb);
-}
-
-Matrix State::loss_gradient(int step, int mb, const Matrix* output) {
-  if (output == nullptr || output->rows() != shape_.rows ||
-      output->cols() != shape_.widths.back()) {
-    sim_.violations().add(
-        "misuse",
-        fmt::format("loss_gradient(step {}, micro_batch {}) of {}, not the last stage's output",
-                    step, mb,
-                    output ? fmt::format("a {}x{} tensor", output->rows(), output->cols())
-                           : std::string("an empty tensor")),
-        sim_.now());
-    return {};
-  }
-  return model::loss_gradient(shape_, *output, model::target(shape_, scenario_.seed, step, mb));
-}
-
-void State::start_forward(int s, int mb, const Matrix* x, Handler<Matrix> handler) {
-  StageState& st = stages_[s];
-  const int step = st.steps_done;
-  if (x == nullptr) {
-    return reject(std::move(handler), s,
-                  fmt::format("forward(micro_batch {}) of an empty tensor", mb));
-  }
-  if (mb < 0 || mb >= scenario_.micro_batches) {
-    return reject(std::move(handler), s,
-                  fmt::format("forward(micro_batch {}) is out of range [0, {})", mb,
-                              scenario_.micro_batches));
-  }
-  if (st.stashes.contains(mb)) {
-    return reject(std::move(handler), s,
-                  fmt::format("forward(micro_batch {}) while micro-batch {} is already in "
-                              "flight on this stage (its backward has not run)",
-                              mb, mb));
-  }
-  if (x->cols() != shape_.widths[s] || x->rows() != shape_.rows) {
-    return reject(std::move(handler), s,
-                  fmt::format("forward(micro_batch {}) got a {}x{} input, the layer takes {}x{}: "
-                              "is it stage {}'s output?",
-                              mb, x->rows(), x->cols(), shape_.rows, shape_.widths[s], s - 1));
-  }
-  ++st.forwards[mb];
-  Matrix y = model::forward(layers_[s], *x);
-  st.stashes.emplace(mb, model::Stash{*x, y});
-  st.stash_pool->charge(1, fmt::format("forward(step {}, mb {})", step, mb), sim_.now());
-  Tensors::start(sim_, *st.device, {"forward", fmt::format("step {}, mb {}", step, mb), 'F'},
-                 sim::from_ms(scenario_.forward_ms[s]), std::move(handler), {std::move(y)});
-}
-
-void State::start_backward(int s, int mb, const Matrix* grad, Handler<Matrix> handler) {
-  StageState& st = stages_[s];
-  const int step = st.steps_done;
-  if (grad == nullptr) {
-    return reject(std::move(handler), s,
-                  fmt::format("backward(micro_batch {}) of an empty tensor", mb));
-  }
-  auto stash = st.stashes.find(mb);
-  if (stash == st.stashes.end()) {
-    return reject(std::move(handler), s,
-                  fmt::format("backward(micro_batch {}) without its forward on this stage", mb));
-  }
-  if (grad->cols() != shape_.widths[s + 1] || grad->rows() != shape_.rows) {
-    return reject(std::move(handler), s,
-                  fmt::format("backward(micro_batch {}) got a {}x{} gradient, the layer's output "
-                              "is {}x{}",
-                              mb, grad->rows(), grad->cols(), shape_.rows, shape_.widths[s + 1]));
-  }
-  ++st.backwards[mb];
-  Matrix dx = model::backward(layers_[s], stash->second, *grad, st.gradient_sum);
-  st.stashes.erase(stash);
-  // The stash is freed when the backward ends, not when it starts.
-  Tensors::start(sim_, *st.device, {"backward", fmt::format("step {}, mb {}", step, mb), 'B'},
-                 sim::from_ms(scenario_.backward_ms[s]), std::move(handler), {std::move(dx)},
-                 sim::Cancellable::no, [pool = st.stash_pool](sim::OpStatus) { pool->release(1); });
-}
-
-void State::check_step_complete(int s) {
-  StageState& st = stages_[s];
-  std::vector<int> missing, repeated;
-  for (int mb = 0; mb < scenario_.micro_batches; ++mb) {
-    const int least = std::min(st.forwards[mb], st.backwards[mb]);
-    const int most = std::max(st.forwards[mb], st.backwards[mb]);
-    if (least == 0) missing.push_back(mb);
-    if (most > 1) repeated.push_back(mb);
-  }
-  if (!missing.empty()) {
-    sim_.violations().add("lost-update",
-                          fmt::format("stage {}, step {}: optimizer step without micro-batches "
-                                      "{} through forward and backward",
-                                      s, st.steps_done, fmt::join(missing, ", ")),
-                          sim_.now());
-  }
-  if (!repeated.empty()) {
-    sim_.violations().add("duplicate-update",
-                          fmt::format("stage {}, step {}: micro-batches {} went through this "
-                                      "stage more than once",
-                                      s, st.steps_done, fmt::join(repeated, ", ")),
-                          sim_.now());
-  }
-}
-
-void State::start_optimizer_step(int s, Handler<> handler) {
-  StageState& st = stages_[s];
-  if (st.steps_done >= scenario_.steps) {
-    return reject(
-        std::move(handler), s,
-        fmt::format("optimizer step {} of a run of {} steps", st.steps_done + 1, scenario_.steps));
-  }
-  check_step_complete(s);
-  model::sgd_step(layers_[s], st.gradient_sum, shape_.learning_rate);
-  std::fill(st.forwards.begin(), st.forwards.end(), 0);
-  std::fill(st.backwards.begin(), st.backwards.end(), 0);
-  Nothing::start(sim_, *st.device, {"optimizer_step", fmt::format("step {}", st.steps_done), 'o'},
-                 sim::from_ms(scenario_.optimizer_ms), std::move(handler), {});
-  ++st.steps_done;
-}
-
-std::string State::unapplied_work() const {
-  std::vector<std::string> out;
-  for (std::size_t s = 0; s < stages_.size(); ++s) {
-    int touched = 0;
-    for (int mb = 0; mb < scenario_.micro_batches; ++mb) {
-      touched += stages_[s].forwards[mb] + stages_[s].backwards[mb];
+// Compares the trained weights with the sequential oracle's.
+void check_weights(const detail::State& state, sim::Simulator& sim) {
+  const Scenario& sc = state.scenario();
+  const OracleRun expected = oracle(state.shape(), sc.seed, sc.steps);
+  for (int s = 0; s < sc.stages(); ++s) {
+    const model::Layer& got = state.layers()[s];
+    const model::Layer& want = expected.layers[s];
+    double worst = 0;
+    for (int o = 0; o < want.weight.rows(); ++o) {
+      worst = std::max(worst, std::abs(got.bias[o] - want.bias[o]));
+      for (int i = 0; i < want.weight.cols(); ++i) {
+        worst = std::max(worst, std::abs(got.weight(o, i) - want.weight(o, i)));
+      }
     }
-    if (touched > 0)
-      out.push_back(
-          fmt::format("stage {} ran {} operations after its last "
-                      "optimizer step",
-                      s, touched));
+    if (worst > kTolerance) {
+      sim.violations().add("wrong-result",
+                           fmt::format("stage {}: weights differ from the sequential oracle's by "
+                                       "up to {:.3g} (tolerance {:g})",
+                                       s, worst, kTolerance),
+                           sim.now());
+    }
   }
-  return fmt::format("{}", fmt::join(out, "; "));
 }
 
-std::string State::outstanding() const {
-  std::vector<std::string> out;
-  for (std::size_t s = 0; s < stages_.size(); ++s) {
-    std::vector<int> held;
-    for (const auto& [mb, stash] : stages_[s].stashes) held.push_back(mb);
-    out.push_back(fmt::format("stage {}: step {}, {}", s, stages_[s].steps_done,
-                              held.empty() ? std::string("nothing in flight")
-                                           : fmt::format("micro-batches {} forwarded, not yet "
-                                                         "backward",
-                                                         fmt::join(held, ", "))));
+// Where the scenario puts the bottleneck and whether GPipe fits; whether the run used a stage's
+// whole stash budget and reached the proven bound.
+void add_paths(const detail::State& state, const verdict::ScenarioResult& result,
+               std::vector<std::string>& paths) {
+  const Scenario& sc = state.scenario();
+  const int p = sc.stages();
+  if (*std::min_element(sc.stashes.begin(), sc.stashes.end()) < sc.micro_batches) {
+    paths.push_back("gpipe-out-of-memory");  // all forwards first would hold m stashes
   }
-  return fmt::format("{}", fmt::join(out, "; "));
+  // The one slowest stage (forward plus backward), if one is slower than all others.
+  int slowest = 0, tied = 0;
+  for (int s = 1; s < p; ++s) {
+    const double t = sc.forward_ms[s] + sc.backward_ms[s];
+    const double worst = sc.forward_ms[slowest] + sc.backward_ms[slowest];
+    if (t > worst) {
+      slowest = s;
+      tied = 0;
+    } else if (t == worst) {
+      ++tied;
+    }
+  }
+  if (tied == 0) {
+    paths.push_back(slowest == 0       ? "slowest-stage-first"
+                    : slowest == p - 1 ? "slowest-stage-last"
+                                       : "slowest-stage-middle");
+  }
+  for (int s = 0; s < p; ++s) {
+    if (state.peak_stashes(s) >= sc.stashes[s]) {
+      paths.push_back("stash-budget-full");  // some stage held all the stashes it may
+      break;
+    }
+  }
+  // A correct run at the bound is provably optimal.
+  if (result.finished && result.violations_total == 0 &&
+      sim::from_ms(result.makespan_ms) == sim::from_ms(result.bound_ms)) {
+    paths.push_back("bound-reached");
+  }
 }
 
-}  // namespace overlap::pipeline::detail
+}  // namespace
+
+wire::Hello World::hello(const Scenario& sc) {
+  const model::Shape shape = model::shape_for(sc.stages(), sc.micro_batches);
+  return {sc.micro_batches, sc.steps, shape.rows, sc.stashes, shape.widths};
+}
+
+void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote,
+                     worlds::Call& call) {
+  auto& tensors = state.tensors();
+  // A tensor a call makes is the handle of its number; its shape goes back in the completion.
+  auto keep = [&tensors, number = call.number](protocol::Writer& w, model::Matrix m) {
+    protocol::write(w, wire::Shape{m.rows(), m.cols()});
+    tensors.add(number, std::move(m));
+  };
+  switch (call.op) {
+    case wire::input: {
+      const auto a = call.read<wire::Input, wire::ranges>(hello);
+      return tensors.add(call.number, state.input(a.step, a.micro_batch));
+    }
+    case wire::loss_gradient: {
+      const auto a = call.read<wire::LossGradient, wire::ranges>(hello);
+      const model::Matrix* output = tensors.find(call.handle(a.output, "output"), "tensor");
+      return tensors.add(call.number, state.loss_gradient(a.step, a.micro_batch, output));
+    }
+    case wire::forward: {
+      const auto a = call.read<wire::Forward, wire::ranges>(hello);
+      const model::Matrix* x = tensors.find(call.handle(a.input, "input"), "tensor");
+      return state.start_forward(a.stage, a.micro_batch, x,
+                                 remote.reply<model::Matrix>(call.number, keep));
+    }
+    case wire::backward: {
+      const auto a = call.read<wire::Backward, wire::ranges>(hello);
+      const model::Matrix* grad = tensors.find(call.handle(a.gradient, "gradient"), "tensor");
+      return state.start_backward(a.stage, a.micro_batch, grad,
+                                  remote.reply<model::Matrix>(call.number, keep));
+    }
+    case wire::optimizer_step: {
+      const auto a = call.read<wire::OptimizerStep, wire::ranges>(hello);
+      return state.start_optimizer_step(a.stage, remote.reply(call.number));
+    }
+  }
+  throw protocol::ProtocolError(fmt::format("pipeline has no operation {}", call.op));
+}
+
+void World::check(const detail::State& state, sim::Simulator& sim) {
+  const Scenario& sc = state.scenario();
+  for (int s = 0; s < sc.stages(); ++s) {
+    if (state.steps_done(s) != sc.steps) {
+      sim.violations().add(
+          "lost-update",
+          fmt::format("stage {} ran {} of {} optimizer steps", s, state.steps_done(s), sc.steps),
+          sim.now());
+    }
+  }
+  if (const std::string unapplied = state.unapplied_work(); !unapplied.empty()) {
+    sim.violations().add("lost-update", unapplied, sim.now());
+  }
+  check_weights(state, sim);
+}
+
+worlds::ScenarioFacts World::facts(const Scenario& sc) {
+  const Bound bound = lower_bound(sc);
+  // Whole runs in integer microseconds: the starter's makespan is exactly the baseline.
+  auto run_ms = [&sc](sim::Time step) { return sim::to_ms(step * sc.steps); };
+  return {sc.name,
+          fmt::format("{}; {} steps", sc.description, sc.steps),
+          run_ms(baseline_step(sc)),
+          {run_ms(sim::from_ms(bound.ms)),
+           fmt::format("{} = {:g} ms per step; steps cannot overlap (a stage's next forward needs "
+                       "its optimizer step), so x{} steps",
+                       bound.derivation, bound.ms, sc.steps)},
+          run_ms(sim::from_ms(sc.best_known_step_ms)),
+          fmt::format("{:g} ms per step: {}{}", sc.best_known_step_ms, sc.best_known_note,
+                      worlds::gap_to_bound(sc.best_known_step_ms, bound.ms,
+                                           "the stages' orders together: each bound takes one "
+                                           "stage's work, warm-up or stash lanes, while the "
+                                           "orders of the others delay its inputs"))};
+}
+
+void World::add_figures(const detail::State& state, verdict::ScenarioResult& result) {
+  const Scenario& sc = state.scenario();
+  // The first step when the run finished; all of it otherwise, to show where it stopped.
+  if (result.finished) result.chart_window_ms = result.makespan_ms / sc.steps;
+  double busy = 0;
+  for (const verdict::DeviceUse& d : result.utilisation) busy += d.busy_ms;
+  const double capacity = result.makespan_ms * sc.stages();
+  result.figures.push_back({"makespan per step", result.makespan_ms / sc.steps, "ms"});
+  result.figures.push_back({"bubble fraction", capacity > 0 ? 1.0 - busy / capacity : 0, ""});
+  const int p = sc.stages(), m = sc.micro_batches;
+  result.figures.push_back({"bubble fraction of a flushed schedule, (p-1)/(m+p-1)",
+                            static_cast<double>(p - 1) / (m + p - 1), ""});
+  add_paths(state, result, result.paths_taken);
+}
+
+}  // namespace overlap::pipeline
+
+OVERLAP_REGISTER_WORLD(overlap::pipeline::World, pipeline)

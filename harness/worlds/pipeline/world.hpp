@@ -1,74 +1,37 @@
-// The pipeline world's state behind the submission's Pipeline and Stages: weights, the tensors
-// the submission holds handles to, stashes, gradient sums, and the bookkeeping the checks read.
+// The pipeline world under the world contract (../common/state.hpp): what the grader runs.
 #pragma once
 
-#include <map>
-#include <overlap/handler.hpp>
-#include <string>
+#include <cstdint>
+#include <span>
+#include <string_view>
 #include <vector>
 
-#include "../../core/simulator.hpp"
-#include "../common/remote.hpp"
-#include "model.hpp"
+#include "../common/state.hpp"
 #include "scenarios.hpp"
+#include "wire.hpp"
+#include "state.hpp"
 
-namespace overlap::pipeline::detail {
+namespace overlap::pipeline {
 
-using model::Matrix;
+struct World {
+  using Scenario = pipeline::Scenario;
+  using State = detail::State;
+  using Hello = wire::Hello;
+  static constexpr std::string_view name = "pipeline";
+  static constexpr std::span<const protocol::Operation> operations = wire::operations;
 
-class State {
- public:
-  State(const Scenario& scenario, sim::Simulator& sim);
-  State(const State&) = delete;
-  State& operator=(const State&) = delete;
-
-  const Scenario& scenario() const { return scenario_; }
-  const model::Shape& shape() const { return shape_; }
-  sim::Simulator& sim() { return sim_; }
-
-  // The tensors the submission holds, by handle.
-  worlds::Handles<Matrix>& tensors() { return tensors_; }
-
-  // The operations behind Pipeline's and Stage's public ones. A null tensor is an empty handle.
-  Matrix input(int step, int mb) const;
-  Matrix loss_gradient(int step, int mb, const Matrix* output);
-  void start_forward(int stage, int mb, const Matrix* x, Handler<Matrix> handler);
-  void start_backward(int stage, int mb, const Matrix* grad, Handler<Matrix> handler);
-  void start_optimizer_step(int stage, Handler<> handler);
-
-  // What the checks read once the run is over.
-  const std::vector<model::Layer>& layers() const { return layers_; }
-  int steps_done(int stage) const { return stages_[stage].steps_done; }
-  // The most activation stashes the stage held at once.
-  int peak_stashes(int stage) const { return static_cast<int>(stages_[stage].stash_pool->peak()); }
-  // Work done after the last optimizer step, never applied.
-  std::string unapplied_work() const;
-  // Micro-batches in flight per stage, for a deadlock report.
-  std::string outstanding() const;
-
- private:
-  struct StageState {
-    sim::Device* device = nullptr;
-    sim::MemoryPool* stash_pool = nullptr;
-    std::map<int, model::Stash> stashes;  // by micro-batch
-    model::Layer gradient_sum;
-    std::vector<int> forwards;   // this step, per micro-batch
-    std::vector<int> backwards;  // this step, per micro-batch
-    int steps_done = 0;
-  };
-
-  // A call that breaks the operation's requirements: a violation, and the operation completes
-  // at once with errc::misuse without running.
-  template <typename Handler>
-  void reject(Handler handler, int stage, std::string message);
-  void check_step_complete(int stage);
-
-  const Scenario& scenario_;
-  sim::Simulator& sim_;
-  model::Shape shape_;
-  std::vector<model::Layer> layers_;
-  std::vector<StageState> stages_;
-  worlds::Handles<Matrix> tensors_;
+  static const worlds::ScenarioTable<Scenario>& table() { return pipeline::scenario_table(); }
+  static Scenario generate(std::uint64_t seed, int k);
+  static std::vector<verdict::Parameter> parameters(const Scenario& scenario);
+  static worlds::ScenarioFacts facts(const Scenario& scenario);
+  static int actors(const Scenario&) { return 1; }
+  static Hello hello(const Scenario& scenario);
+  static void serve(State& state, const Hello& hello, worlds::Remote& remote, worlds::Call& call);
+  static void state(const State&, protocol::Writer&) {}
+  static std::string outstanding(const State& state) { return state.outstanding(); }
+  static void check(const State& state, sim::Simulator& sim);
+  static void add_figures(const State& state, verdict::ScenarioResult& result);
 };
+static_assert(worlds::World<World>);
 
-}  // namespace overlap::pipeline::detail
+}  // namespace overlap::pipeline

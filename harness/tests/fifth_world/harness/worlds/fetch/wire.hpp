@@ -1,6 +1,6 @@
 // The fetch world's part of the protocol, shared by the judge and the submission's client: its
 // operation, its hello and its call's arguments as described structs (protocol/described.hpp),
-// with the bounds the judge holds the arguments to. The judge sends no state.
+// with the ranges the judge holds the arguments to. The judge sends no state.
 #pragma once
 
 #include <boost/describe/class.hpp>
@@ -24,7 +24,7 @@ struct Fetch {
 };
 BOOST_DESCRIBE_STRUCT(Fetch, (), (shard))
 
-inline constexpr protocol::Bound<Hello> bounds[] = {
+inline constexpr protocol::Range<Hello> ranges[] = {
     {"shard", "shard", 0, [](const Hello& h) { return h.shards - 1; }},
 };
 

@@ -1,47 +1,36 @@
-// The fetch world's scenarios and its state behind the submission's Source: a device per link.
+// The fetch world under the world contract (../common/state.hpp): what the grader runs.
 #pragma once
 
-#include <overlap/handler.hpp>
-#include <string>
+#include <cstdint>
+#include <span>
+#include <string_view>
 #include <vector>
 
-#include "../../core/simulator.hpp"
+#include "../common/state.hpp"
+#include "wire.hpp"
+#include "state.hpp"
 
 namespace overlap::fetch {
 
-struct Scenario {
-  std::string name;
-  std::string description;
-  int shards = 12;
-  int links = 3;
-  int fetch_ms = 20;
+struct World {
+  using Scenario = fetch::Scenario;
+  using State = detail::State;
+  using Hello = wire::Hello;
+  static constexpr std::string_view name = "fetch";
+  static constexpr std::span<const protocol::Operation> operations = wire::operations;
 
-  // The starter's makespan: one shard at a time.
-  double baseline_ms() const { return static_cast<double>(shards) * fetch_ms; }
-  // Link 0 carries the most shards: no schedule ends before it has carried them all.
-  double bound_ms() const { return static_cast<double>((shards + links - 1) / links) * fetch_ms; }
+  static const worlds::ScenarioTable<Scenario>& table();
+  static Scenario generate(std::uint64_t seed, int k);
+  static std::vector<verdict::Parameter> parameters(const Scenario& scenario);
+  static worlds::ScenarioFacts facts(const Scenario& scenario);
+  static int actors(const Scenario&) { return 1; }
+  static Hello hello(const Scenario& scenario);
+  static void serve(State& state, const Hello& hello, worlds::Remote& remote, worlds::Call& call);
+  static void state(const State&, protocol::Writer&) {}
+  static std::string outstanding(const State&) { return ""; }
+  static void check(const State& state, sim::Simulator& sim);
+  static void add_figures(const State& state, verdict::ScenarioResult& result);
 };
-
-namespace detail {
-
-class State {
- public:
-  State(const Scenario& scenario, sim::Simulator& sim);
-  State(const State&) = delete;
-  State& operator=(const State&) = delete;
-
-  const Scenario& scenario() const { return scenario_; }
-  void start_fetch(int shard, Handler<> handler);
-  // How many times each shard was fetched, for the checks once the run is over.
-  const std::vector<int>& fetched() const { return fetched_; }
-
- private:
-  const Scenario& scenario_;
-  sim::Simulator& sim_;
-  std::vector<sim::Device*> links_;
-  std::vector<int> fetched_;
-};
-
-}  // namespace detail
+static_assert(worlds::World<World>);
 
 }  // namespace overlap::fetch

@@ -1,0 +1,25 @@
+// The judge as a user runs it: its program with the grade's options, its output passed through
+// (or not, for a regrade), and what the record keeps of it: the exit code, what it printed, and
+// its JSON report. The interview learns a grade from these alone, never from the judge's inside.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/json/object.hpp>
+
+namespace overlap::interview {
+
+struct JudgeRun {
+  int exit = 0;                              // the judge's exit code (128 + N for signal N)
+  std::string printed;                       // its standard output: the report as printed
+  std::string messages;                      // its standard error
+  std::optional<boost::json::object> report; // its JSON report, when it wrote one
+};
+
+// Runs `judge` with `args` (the exercise first); adds `--json` to a file of its own unless `args`
+// name one. With `pass_through`, the judge's output reaches this program's as it comes.
+JudgeRun run_judge(const std::string& judge, std::vector<std::string> args, bool pass_through);
+
+}  // namespace overlap::interview
