@@ -32,21 +32,21 @@ double quantile(const std::vector<double>& sorted, double q) {
   return sorted[static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5)];
 }
 
-template <typename Contract>
+template <typename World>
 void bench(int seeds, bool list) {
   std::vector<double> ratios, planning_ms, cpu;
   for (int seed = 1; seed <= seeds; ++seed) {
     for (int k = 0; k < 4; ++k) {
       const auto start = Clock::now();
       const double cpu_start = cpu_ms();
-      const auto scenario = Contract::generate(static_cast<std::uint64_t>(seed), k);
-      const overlap::worlds::ScenarioFacts facts = Contract::facts(scenario);
+      const auto scenario = World::generate(static_cast<std::uint64_t>(seed), k);
+      const overlap::worlds::ScenarioFacts facts = World::facts(scenario);
       const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
       planning_ms.push_back(ms);
       cpu.push_back(cpu_ms() - cpu_start);
       ratios.push_back(facts.best_known_ms / facts.bound.ms);
       if (list) {
-        fmt::print("{} {} {:g} {:g} {:.1f} {:.1f}\n", Contract::name, facts.name, facts.bound.ms,
+        fmt::print("{} {} {:g} {:g} {:.1f} {:.1f}\n", World::name, facts.name, facts.bound.ms,
                    facts.best_known_ms, ms, cpu.back());
       }
     }
@@ -63,7 +63,7 @@ void bench(int seeds, bool list) {
       "{:.3f}; on the bound {}, above it by more than 5 % {}, by more than 20 % {}, below it (a "
       "bound that does not hold) {}; drawn and planned in {:.1f} ms at the median, {:.1f} ms at "
       "the most ({:.1f} and {:.1f} ms of CPU)\n",
-      Contract::name, ratios.size(), quantile(ratios, 0.5), quantile(ratios, 0.9), ratios.back(),
+      World::name, ratios.size(), quantile(ratios, 0.5), quantile(ratios, 0.9), ratios.back(),
       static_cast<long>(ratios.size()) - above(1 + 1e-9) - below, above(1.05), above(1.2), below,
       quantile(planning_ms, 0.5), planning_ms.back(), quantile(cpu, 0.5), cpu.back());
 }
@@ -87,8 +87,8 @@ int main(int argc, char** argv) {
   auto on = [&](std::string_view name) {
     return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
   };
-  if (on("pipeline")) bench<overlap::pipeline::Contract>(seeds, list);
-  if (on("grad-accum")) bench<overlap::grad_accum::Contract>(seeds, list);
-  if (on("param-server")) bench<overlap::param_server::Contract>(seeds, list);
-  if (on("fsdp")) bench<overlap::fsdp::Contract>(seeds, list);
+  if (on("pipeline")) bench<overlap::pipeline::World>(seeds, list);
+  if (on("grad-accum")) bench<overlap::grad_accum::World>(seeds, list);
+  if (on("param-server")) bench<overlap::param_server::World>(seeds, list);
+  if (on("fsdp")) bench<overlap::fsdp::World>(seeds, list);
 }

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "../sim/operation.hpp"
 #include "../judge/build.hpp"
 #include "../judge/program.hpp"
 #include "../protocol/frames.hpp"
+#include "../sim/operation.hpp"
 #include "../worlds/common/lock_step.hpp"
 #include "protocol_bench_wire.hpp"
 
@@ -46,7 +46,7 @@ double run(const std::string& client, long operations) {
                         {kDevices,
                          {},
                          [&](worlds::Call& call) {
-                           const auto work = call.read<bench::Work, bench::bounds>(told);
+                           const auto work = call.read<bench::Work, bench::ranges>(told);
                            sim::Operation<>::start(sim, *devices[work.device], {"work", "", 'W'},
                                                    sim::from_ms(1), remote.reply(call.number), {});
                          },

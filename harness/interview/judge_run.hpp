@@ -3,19 +3,18 @@
 // its JSON report. The interview learns a grade from these alone, never from the judge's inside.
 #pragma once
 
+#include <boost/json/object.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <boost/json/object.hpp>
-
 namespace overlap::interview {
 
 struct JudgeRun {
-  int exit = 0;                              // the judge's exit code (128 + N for signal N)
-  std::string printed;                       // its standard output: the report as printed
-  std::string messages;                      // its standard error
-  std::optional<boost::json::object> report; // its JSON report, when it wrote one
+  int exit = 0;                               // the judge's exit code (128 + N for signal N)
+  std::string printed;                        // its standard output: the report as printed
+  std::string messages;                       // its standard error
+  std::optional<boost::json::object> report;  // its JSON report, when it wrote one
 };
 
 // Runs `judge` with `args` (the exercise first); adds `--json` to a file of its own unless `args`

@@ -17,6 +17,8 @@
 
 namespace overlap::interview {
 
+using verdict::Tier;
+
 struct Band {
   int low = 0, high = 0;
   bool contains(int v) const { return low <= v && v <= high; }

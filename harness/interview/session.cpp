@@ -14,9 +14,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "../verdict/verdict.hpp"
 #include "../judge/files.hpp"
 #include "../judge/sha256.hpp"
+#include "../verdict/verdict.hpp"
 
 namespace overlap::interview {
 

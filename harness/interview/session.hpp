@@ -5,12 +5,11 @@
 // `events.jsonl`, appended with one write each so that a grade and a `watch` never interleave.
 #pragma once
 
+#include <boost/json/object.hpp>
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
-
-#include <boost/json/object.hpp>
 
 #include "../verdict/result.hpp"
 

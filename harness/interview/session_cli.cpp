@@ -179,8 +179,8 @@ int grade_into(const fs::path& session, const std::string& judge_program,
       append(session, build_failure_event(source.value_or(""), time, asked.seed, asked.scenario,
                                           asked.generated, compiler_messages(run.messages)));
     } else if (run.report && source) {
-      append(session, grade_event(*run.report, *source, time, asked.scenario, asked.generated,
-                                  run.printed));
+      append(session,
+             grade_event(*run.report, *source, time, asked.scenario, asked.generated, run.printed));
     } else if (run.exit == 0 || run.exit == 1) {
       throw std::runtime_error("the judge graded without a report to record");
     }
@@ -299,7 +299,8 @@ int session_command(int argc, char** argv) {
     return 0;
   }
   if (args.count("import")) {
-    if (!args.count("judge")) throw UsageError("--import needs the judge that regrades: --judge FILE");
+    if (!args.count("judge"))
+      throw UsageError("--import needs the judge that regrades: --judge FILE");
     return import_session(exercise, args["judge"].as<std::string>(), sessions,
                           args["import"].as<std::string>());
   }
@@ -366,7 +367,7 @@ std::vector<int> marks(const std::string& text, const char* what, int most, std:
 
 // The overall tier of a report of the session's last version on a seed the candidate never saw.
 verdict::Tier unseen_tier(const std::string& file, const std::string& exercise,
-                        const std::vector<Event>& events) {
+                          const std::vector<Event>& events) {
   std::string exercise_of, sha, verdict;
   std::uint64_t seed = 0;
   try {
@@ -402,11 +403,11 @@ verdict::Tier unseen_tier(const std::string& file, const std::string& exercise,
 // follow-ups; a format of one scenario reads that one alone) and the first insight hint given;
 // and the same, in words, for the printout.
 struct Facts {
-  interview::CodeInputs code;
+  CodeInputs code;
   std::string tiers, hints;
   bool last_not_built = false;
 };
-Facts facts_of(const std::vector<Event>& events, const interview::ExerciseRule& ex,
+Facts facts_of(const std::vector<Event>& events, const ExerciseRule& ex,
                const std::string* only_scenario) {
   Facts f;
   std::map<std::string, std::pair<verdict::Tier, int>> latest;  // scenario -> tier, minute
@@ -438,8 +439,8 @@ Facts facts_of(const std::vector<Event>& events, const interview::ExerciseRule& 
 }
 
 // The interviewer's marks the format asks for: each option it needs given, none it does not.
-interview::Marks marks_of(const po::variables_map& args, const interview::Format& format) {
-  const std::vector<std::string> needed = interview::marks_needed(format);
+Marks marks_of(const po::variables_map& args, const Format& format) {
+  const std::vector<std::string> needed = marks_needed(format);
   const auto needs = [&](const std::string& o) {
     return std::find(needed.begin(), needed.end(), o) != needed.end();
   };
@@ -466,7 +467,7 @@ interview::Marks marks_of(const po::variables_map& args, const interview::Format
   const auto one = [&](const char* o) {
     return marks(args[o + 2].as<std::string>(), o, 2, 1, 1)[0];
   };
-  interview::Marks m;
+  Marks m;
   if (needs("--predictions")) {
     m.predictions = marks(args["predictions"].as<std::string>(), "--predictions", 2, 2, 2);
   }
@@ -481,8 +482,7 @@ interview::Marks marks_of(const po::variables_map& args, const interview::Format
 }
 
 // Each sub-score's reason, in words.
-std::string reason_of(const std::string& dimension, const interview::Marks& m,
-                      const interview::SubScore& code) {
+std::string reason_of(const std::string& dimension, const Marks& m, const SubScore& code) {
   if (dimension == "code") return code.reason;
   if (dimension == "misunderstanding defended") return m.defended ? "yes (--defended)" : "no";
   if (dimension == "design") {
@@ -512,7 +512,7 @@ int score_command(int argc, char** argv) {
   const po::variables_map args = parse(argc, argv, options);
   const std::string exercise = args["exercise"].as<std::string>();
   if (!args.count("rule")) throw UsageError("give the score rule: --rule FILE");
-  const interview::ScoreRule rule = interview::read_score_rule(args["rule"].as<std::string>());
+  const ScoreRule rule = read_score_rule(args["rule"].as<std::string>());
   const std::string format_name =
       args.count("format") ? args["format"].as<std::string>() : kDefaultFormat;
   if (!rule.formats.contains(format_name)) {
@@ -521,21 +521,21 @@ int score_command(int argc, char** argv) {
     throw UsageError(
         fmt::format("no format '{}'; the rule has {}", format_name, fmt::join(names, ", ")));
   }
-  const interview::Format& format = rule.format(format_name);
-  const interview::ExerciseRule& ex = rule.exercise(exercise);
-  const interview::Marks marks = marks_of(args, format);
+  const Format& format = rule.format(format_name);
+  const ExerciseRule& ex = rule.exercise(exercise);
+  const Marks marks = marks_of(args, format);
   const Record record = current_record(sessions_of(args));
 
   const std::string* only = ex.scenario_of(format_name);
   const Facts facts = facts_of(record.events, ex, only);
-  interview::CodeInputs code_in = facts.code;
+  CodeInputs code_in = facts.code;
   code_in.gap_explained = args.count("gap-explained");
   if (args.count("unseen")) {
     code_in.unseen = unseen_tier(args["unseen"].as<std::string>(), exercise, record.events);
   }
-  interview::SubScore code = interview::code_score(format.code, ex, code_in);
+  SubScore code = code_score(format.code, ex, code_in);
   if (only && code_in.tiers.empty()) code.reason = fmt::format("`{}` never graded", *only);
-  const std::map<std::string, int> scores = interview::sub_scores(format, code.value, marks);
+  const std::map<std::string, int> scores = sub_scores(format, code.value, marks);
 
   fmt::print("{}: session {}, the {} rule\n", exercise, record.folder.filename().string(),
              format.name);
@@ -550,14 +550,14 @@ int score_command(int argc, char** argv) {
   if (facts.last_not_built) {
     fmt::print("  the last version graded did not build: the tiers are the last that built\n");
   }
-  for (const interview::Dimension& d : format.dimensions) {
+  for (const Dimension& d : format.dimensions) {
     const int value = scores.at(d.name);
-    const auto row = interview::row_of(format, d.name, value);
+    const auto row = row_of(format, d.name, value);
     fmt::print("  {:<27} {}  row {}: {}\n", d.name, value,
                row ? format.outcomes[*row].name : "none (the rule's data has a hole)",
                reason_of(d.name, marks, code));
   }
-  const std::vector<std::size_t> holding = interview::outcomes_holding(format, scores);
+  const std::vector<std::size_t> holding = outcomes_holding(format, scores);
   if (holding.size() != 1) {
     fmt::print(stderr, "overlap: the rule gives {} outcomes here: its data is not total\n",
                holding.size());
@@ -604,14 +604,14 @@ int card_command(int argc, char** argv) {
       ("format", po::value<std::string>());
   const po::variables_map args = parse(argc, argv, options);
   if (!args.count("rule")) throw UsageError("--rule FILE is required");
-  const interview::ScoreRule rule = interview::read_score_rule(args["rule"].as<std::string>());
+  const ScoreRule rule = read_score_rule(args["rule"].as<std::string>());
   const std::string format_name =
       args.count("format") ? args["format"].as<std::string>() : kDefaultFormat;
-  const interview::ExerciseRule& ex = rule.exercise(args["exercise"].as<std::string>());
+  const ExerciseRule& ex = rule.exercise(args["exercise"].as<std::string>());
   const auto anchors = ex.anchors.find(format_name);
-  const interview::Format& format = rule.format(format_name);
-  std::cout << interview::card_table(format, anchors == ex.anchors.end() ? std::vector<interview::Anchor>{}
-                                                                     : anchors->second)
+  const Format& format = rule.format(format_name);
+  std::cout << card_table(format,
+                          anchors == ex.anchors.end() ? std::vector<Anchor>{} : anchors->second)
             << '\n'
             << format.reading << '\n';
   return 0;

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <sstream>
 
-#include "../verdict/verdict.hpp"
 #include "../report/html_report.hpp"
+#include "../verdict/verdict.hpp"
 
 namespace overlap::interview {
 
@@ -119,8 +119,8 @@ void progression(const std::vector<Step>& steps, Out out) {
       std::string tiers, first;
       for (const ScenarioLine& l : e.scenarios) {
         fmt::format_to(std::back_inserter(tiers), "{}<span class=\"tier-{}\">{} {}</span>",
-                       tiers.empty() ? "" : ", ", verdict::tier_name(l.verdict), html_escape(l.name),
-                       verdict::tier_name(l.verdict));
+                       tiers.empty() ? "" : ", ", verdict::tier_name(l.verdict),
+                       html_escape(l.name), verdict::tier_name(l.verdict));
         if (first.empty() && !l.violation.empty()) first = l.name + ": " + l.violation;
       }
       fmt::format_to(out,

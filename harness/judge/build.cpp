@@ -9,7 +9,9 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -202,6 +204,11 @@ bool over_output_limit(const fs::path& out, std::initializer_list<int> statuses)
   return false;
 }
 
+// What a refusal of what the compile read adds.
+constexpr const char* kMayInclude =
+    "a submission may include the kit's public headers (<overlap/...>), the C++ standard library "
+    "and Boost only";
+
 BuildFailure too_big() {
   return {"the build's output is over its limit of " + std::to_string(kMaxOutput >> 20) +
           " MiB (an object or program that large is a build error)"};
@@ -217,6 +224,158 @@ std::string launcher_of(const std::string& exercise) {
   return recipe.launcher.at(exercise);
 }
 
+namespace {
+
+// The build's files in `scratch`: the submission's copy, the compiler's output, and the stage
+// where root binds the rest for nobody.
+struct Staging {
+  fs::path file;   // the submission's path, as the candidate has it
+  fs::path copy;   // its bytes as the grade read them
+  fs::path out;    // what the compiler writes
+  fs::path stage;  // the binds' staging folder
+};
+
+Staging stage_submission(const std::string& source, const std::string& text,
+                         const std::string& scratch) {
+  // The compiler's messages name the file where the candidate has it.
+  const fs::path file = fs::canonical(source);
+  Staging s{file, fs::path(scratch) / "source" / file.filename(), fs::path(scratch) / "out",
+            fs::path(scratch) / "stage"};
+  fs::create_directories(s.copy.parent_path());
+  fs::create_directory(s.out);
+  fs::create_directory(s.stage);
+  // The file as the grade read it, even if it is saved again while this builds.
+  if (!(std::ofstream(s.copy, std::ios::binary) << text)) {
+    throw std::runtime_error("cannot copy the submission to " + s.copy.string());
+  }
+  using fs::perms;
+  fs::permissions(s.copy, perms::owner_read | perms::group_read | perms::others_read);
+  if (::geteuid() == 0) {
+    // nobody runs the build and reaches the stage, where root binds the rest; no other user
+    // reads the copy or the output on the way.
+    fs::permissions(scratch, perms::owner_all | perms::group_exec | perms::others_exec);
+    fs::permissions(s.copy.parent_path(), perms::owner_all);
+    fs::permissions(s.out, perms::owner_all);
+  }
+  return s;
+}
+
+// The build's commands, filled in from the recipe, and the files they name.
+struct Commands {
+  std::vector<std::string> compile, preprocess, link;
+  fs::path compiled;  // the source the compiler reads: the file's path in the empty root
+  fs::path preprocessed, depfile, program;
+};
+
+Commands commands_of(const Recipe& recipe, const std::string& exercise, const Staging& s,
+                     bool namespaces) {
+  // In the empty root the copy is at the file's own path; without it, the compiler reads the
+  // copy where it is.
+  Commands c;
+  c.compiled = namespaces ? s.file : s.copy;
+  c.preprocessed = s.out / "train.ii";
+  c.depfile = s.out / "train.d";
+  c.program = s.out / "train.so";
+  const std::map<std::string, std::string> values = {{"{header}", recipe.header.at(exercise)},
+                                                     {"{source}", c.compiled.string()},
+                                                     {"{object}", s.out / "train.o"},
+                                                     {"{depfile}", c.depfile},
+                                                     {"{program}", c.program}};
+  for (const auto& a : recipe.compile) c.compile.push_back(fill(a, values));
+  // The copy's quoted includes are looked up beside the file, as the file's own would be.
+  if (!namespaces) c.compile.insert(c.compile.begin() + 1, {"-iquote", s.file.parent_path()});
+  for (const auto& a : recipe.link) c.link.push_back(fill(a, values));
+  c.preprocess = preprocess_of(c.compile, c.preprocessed);
+  return c;
+}
+
+// The roots the steps run in: the compile and the preprocessing read the kit's public headers,
+// the client's entry and the protocol, the precompiled header and the copy at the file's path;
+// the link reads its object alone.
+struct Roots {
+  sandbox::EmptyRoot compiling, preprocessing, linking;
+};
+
+void prepare_roots(Roots& roots, const Commands& c, const Staging& s, const fs::path& pch) {
+  const fs::path kit = fs::path(OVERLAP_SOURCE_DIR) / "harness";
+  for (sandbox::EmptyRoot* root : {&roots.compiling, &roots.preprocessing}) {
+    root->read_only(kit / "include").read_only(kit / "client").read_only(kit / "protocol");
+    root->read_only(pch).read_only(s.copy, s.file);
+  }
+  roots.compiling.prepare(c.compile, s.stage);
+  roots.preprocessing.prepare(c.preprocess, s.stage);
+  roots.linking.prepare(c.link, s.stage);
+}
+
+// The compile and the preprocessing, at once, each in its root (or none), to the deadline: their
+// exit statuses, -1 for one killed at the deadline.
+struct Compiled {
+  int compile = 0, preprocess = 0;
+  std::string log, headers;  // their output: the compiler's messages, the headers read (-H)
+};
+
+Compiled compile(const Commands& c, const Roots* roots, const std::string& scratch,
+                 std::chrono::steady_clock::time_point deadline, double seconds) {
+  Compiled out{0, 0, scratch + "/build.log", scratch + "/headers.log"};
+  {
+    Step compile_step(c.compile, roots ? &roots->compiling : nullptr, out.log, seconds);
+    Step preprocess_step(c.preprocess, roots ? &roots->preprocessing : nullptr, out.headers,
+                         seconds);
+    out.compile = compile_step.wait(deadline);
+    out.preprocess = preprocess_step.wait(deadline);
+  }
+  check_started(out.log);
+  check_started(out.headers);
+  return out;
+}
+
+// Admission, before any message of the compiler's is shown (they could quote what it read):
+// every file the compile read, the output's size, and what the preprocessed source hands the
+// assembler. Nothing when the submission is admitted.
+std::optional<BuildFailure> admit(const std::string& source, const Commands& c,
+                                  const Compiled& compiled, const Staging& s, const fs::path& pch) {
+  std::vector<std::string> read = reported_headers(read_file(compiled.headers));
+  for (std::string& f : dependency_file_entries(read_file(c.depfile))) read.push_back(std::move(f));
+  if (const std::string refused = refused_file(read, c.compiled, readable_folders(pch));
+      !refused.empty()) {
+    return BuildFailure{source + " includes " + refused + ": " + kMayInclude};
+  }
+  if (over_output_limit(s.out, {compiled.compile, compiled.preprocess})) return too_big();
+  if (compiled.preprocess != 0) {
+    if (compiled.compile != 0) return std::nullopt;  // the compiler's messages say why
+    return BuildFailure{
+        "the preprocessed submission could not be checked (the preprocessor "
+        "failed where the compile did not): " +
+        read_file(compiled.headers)};
+  }
+  if (const std::string directive = assembler_file_directive(read_file(c.preprocessed));
+      !directive.empty()) {
+    const bool reads = directive == ".incbin" || directive == ".include";
+    return BuildFailure{source + (reads ? " embeds a file with " : " uses the assembler's ") +
+                        directive + (reads ? "" : ", which can build an embedded file") + ": " +
+                        kMayInclude};
+  }
+  return std::nullopt;
+}
+
+// The link, in what is left of the build's time (a second at least).
+std::variant<Built, BuildFailure> link(const Commands& c, const Roots* roots, const Staging& s,
+                                       const std::string& log,
+                                       std::chrono::steady_clock::time_point deadline,
+                                       const std::function<std::string(std::string)>& messages) {
+  const double left =
+      std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+  Step link_step(c.link, roots ? &roots->linking : nullptr, log, std::max(left, 1.0));
+  const int linked = link_step.wait(
+      std::max(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(1)));
+  check_started(log);
+  if (over_output_limit(s.out, {linked})) return too_big();
+  if (linked != 0) return BuildFailure{messages(read_file(log))};
+  return Built{c.program.string()};
+}
+
+}  // namespace
+
 std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
                                                    const std::string& source,
                                                    const std::string& text,
@@ -226,122 +385,33 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
   if (!recipe.header.contains(exercise)) {
     throw std::runtime_error("the build recipe has no exercise " + exercise);
   }
-  // The compiler's messages name the file where the candidate has it.
-  const fs::path file = fs::canonical(source);
-  const fs::path out = fs::path(scratch) / "out", stage = fs::path(scratch) / "stage",
-                 copy = fs::path(scratch) / "source" / file.filename();
-  fs::create_directories(copy.parent_path());
-  fs::create_directory(out);
-  fs::create_directory(stage);
-  // The file as the grade read it, even if it is saved again while this builds.
-  if (!(std::ofstream(copy, std::ios::binary) << text)) {
-    throw std::runtime_error("cannot copy the submission to " + copy.string());
-  }
-  using fs::perms;
-  fs::permissions(copy, perms::owner_read | perms::group_read | perms::others_read);
-  if (::geteuid() == 0) {
-    // nobody runs the build and reaches the stage, where root binds the rest; no other user
-    // reads the copy or the output on the way.
-    fs::permissions(scratch, perms::owner_all | perms::group_exec | perms::others_exec);
-    fs::permissions(copy.parent_path(), perms::owner_all);
-    fs::permissions(out, perms::owner_all);
-  }
-
-  // In the empty root the copy is at the file's own path; without it, the compiler reads the
-  // copy where it is, and its messages are given back the file's name.
-  const fs::path compiled = namespaces ? file : copy;
+  if (recipe.pch.empty()) throw std::runtime_error("the build recipe names no precompiled header");
+  const Staging staged = stage_submission(source, text, scratch);
+  const Commands commands = commands_of(recipe, exercise, staged, namespaces);
+  Roots roots{build_root(staged.out), build_root(staged.out), build_root(staged.out)};
+  if (namespaces) prepare_roots(roots, commands, staged, recipe.pch);
+  const Roots* in_roots = namespaces ? &roots : nullptr;
+  // Without the namespaces the compiler read the copy: its messages get the file's name back.
   const auto messages = [&](std::string log) {
-    for (std::size_t at = 0; !namespaces && (at = log.find(copy.string(), at)) != log.npos;) {
-      log.replace(at, copy.string().size(), file.string());
-      at += file.string().size();
+    const std::string copy = staged.copy.string(), file = staged.file.string();
+    for (std::size_t at = 0; !namespaces && (at = log.find(copy, at)) != log.npos;) {
+      log.replace(at, copy.size(), file);
+      at += file.size();
     }
     return log;
-  };
-  const std::map<std::string, std::string> values = {{"{header}", recipe.header.at(exercise)},
-                                                     {"{source}", compiled.string()},
-                                                     {"{object}", out / "train.o"},
-                                                     {"{depfile}", out / "train.d"},
-                                                     {"{program}", out / "train.so"}};
-  std::vector<std::string> compile, link;
-  for (const auto& a : recipe.compile) compile.push_back(fill(a, values));
-  // The copy's quoted includes are looked up beside the file, as the file's own would be.
-  if (!namespaces) compile.insert(compile.begin() + 1, {"-iquote", file.parent_path()});
-  for (const auto& a : recipe.link) link.push_back(fill(a, values));
-  const fs::path preprocessed = out / "train.ii";
-  const std::vector<std::string> preprocess = preprocess_of(compile, preprocessed);
-  if (recipe.pch.empty()) throw std::runtime_error("the build recipe names no precompiled header");
-  const fs::path pch = recipe.pch;
-  const fs::path kit = fs::path(OVERLAP_SOURCE_DIR) / "harness";
-
-  sandbox::EmptyRoot compiling = build_root(out), preprocessing = build_root(out),
-                     linking = build_root(out);
-  if (namespaces) {
-    for (sandbox::EmptyRoot* root : {&compiling, &preprocessing}) {
-      root->read_only(kit / "include").read_only(kit / "client").read_only(kit / "protocol");
-      root->read_only(pch).read_only(copy, file);
-    }
-    compiling.prepare(compile, stage);
-    preprocessing.prepare(preprocess, stage);
-    linking.prepare(link, stage);
-  }
-  const auto in_root = [namespaces](const sandbox::EmptyRoot& root) {
-    return namespaces ? &root : nullptr;
   };
 
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                             std::chrono::duration<double>(real_seconds));
-  const std::string log = scratch + "/build.log", headers = scratch + "/headers.log";
-  int compile_status = 0, preprocessed_status = 0;
-  {
-    Step compile_step(compile, in_root(compiling), log, real_seconds);
-    Step preprocess_step(preprocess, in_root(preprocessing), headers, real_seconds);
-    compile_status = compile_step.wait(deadline);
-    preprocessed_status = preprocess_step.wait(deadline);
-  }
-  check_started(log);
-  check_started(headers);
-  if (compile_status == -1 || preprocessed_status == -1) {
+  const Compiled compiled = compile(commands, in_roots, scratch, deadline, real_seconds);
+  if (compiled.compile == -1 || compiled.preprocess == -1) {
     return BuildFailure{"the compiler ran past the build's limit of " +
                         std::to_string(static_cast<int>(real_seconds)) + " s"};
   }
-  // Before any message of the compiler's is shown: they could quote what it read.
-  std::vector<std::string> read = reported_headers(read_file(headers));
-  for (std::string& f : dependency_file_entries(read_file(values.at("{depfile}")))) {
-    read.push_back(std::move(f));
-  }
-  if (const std::string refused = refused_file(read, compiled, readable_folders(pch));
-      !refused.empty()) {
-    return BuildFailure{source + " includes " + refused +
-                        ": a submission may include the kit's public headers (<overlap/...>), "
-                        "the C++ standard library and Boost only"};
-  }
-  if (over_output_limit(out, {compile_status, preprocessed_status})) return too_big();
-  if (preprocessed_status == 0) {
-    if (const std::string directive = assembler_file_directive(read_file(preprocessed));
-        !directive.empty()) {
-      const bool reads = directive == ".incbin" || directive == ".include";
-      return BuildFailure{source + (reads ? " embeds a file with " : " uses the assembler's ") +
-                          directive + (reads ? "" : ", which can build an embedded file") +
-                          ": a submission may include the kit's public headers (<overlap/...>), "
-                          "the C++ standard library and Boost only"};
-    }
-  } else if (compile_status == 0) {
-    return BuildFailure{
-        "the preprocessed submission could not be checked (the preprocessor "
-        "failed where the compile did not): " +
-        read_file(headers)};
-  }
-  if (compile_status != 0) return BuildFailure{messages(read_file(log))};
-  const double left =
-      std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
-  Step link_step(link, in_root(linking), log, std::max(left, 1.0));
-  const int linked = link_step.wait(
-      std::max(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(1)));
-  check_started(log);
-  if (over_output_limit(out, {linked})) return too_big();
-  if (linked != 0) return BuildFailure{messages(read_file(log))};
-  return Built{values.at("{program}")};
+  if (auto refused = admit(source, commands, compiled, staged, recipe.pch)) return *refused;
+  if (compiled.compile != 0) return BuildFailure{messages(read_file(compiled.log))};
+  return link(commands, in_roots, staged, compiled.log, deadline, messages);
 }
 
 }  // namespace overlap::judge

@@ -1,4 +1,4 @@
-// The judge's main: the options (options.hpp) parsed and checked, the submission built, one run
+// The judge's main: the request checked (request.hpp), the submission built (build.hpp), one run
 // of its program per scenario, the reports written; the exit code.
 //   exit 0  every scenario pass or optimal
 //   exit 1  some scenario fail or slow

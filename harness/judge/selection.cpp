@@ -61,8 +61,7 @@ std::string valid_scenarios(const worlds::Exercise& exercise) {
       fmt::join(names, ", "));
 }
 
-Selection select_scenarios(const worlds::Exercise& exercise,
-                           const SelectionRequest& request) {
+Selection select_scenarios(const worlds::Exercise& exercise, const SelectionRequest& request) {
   if (request.replay) return replayed(exercise, *request.replay);
   if (request.generated < 0 || request.generated > kMaxGenerated) {
     throw UsageError(fmt::format("--generated must be 0 to {}", kMaxGenerated));

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "../worlds/common/generated.hpp"
 #include "../worlds/common/exercise.hpp"
+#include "../worlds/common/generated.hpp"
 
 namespace overlap::judge {
 

@@ -31,8 +31,8 @@
 #include <string>
 #include <vector>
 
-#include "../verdict/verdict.hpp"
 #include "../interview/score_rule.hpp"
+#include "../verdict/verdict.hpp"
 
 namespace json = boost::json;
 namespace fs = std::filesystem;

@@ -3,8 +3,8 @@
 # score and anchors tables are the ones guides/score.json generates. Included from CMakeLists.txt,
 # after every grading test is defined (each exercise's guide.cmake among them).
 
-add_executable(overlap-guide-figures guide_figures.cpp ../grader/score_rule.cpp)
-target_link_libraries(overlap-guide-figures PRIVATE overlap_grade Boost::json fmt::fmt)
+add_executable(overlap-guide-figures guide_figures.cpp ../interview/score_rule.cpp)
+target_link_libraries(overlap-guide-figures PRIVATE overlap_verdict Boost::json fmt::fmt)
 
 # The submission target that builds a kit file (made when no test made it yet), or a variant.
 function(overlap_target_of exercise program name out)

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # An interview's record, end to end: a scripted sequence of grades (as the script's grade makes
-# them for the candidate's file: the judge with --session), hints given aloud and edits gives the
+# them for the candidate's file: the interview running the judge), hints given aloud and edits gives the
 # expected progression; the outcome follows from it and the interviewer's marks; the page loads
 # in headless Chromium with a point per grade, a section per version and a line per hint; an
 # export regraded by --import agrees with the record; grades of other files are not recorded.
-#   session_test.sh <kit root> <judge> <scratch folder>
+#   session_test.sh <kit root> <judge> <interview> <scratch folder>
 set -euo pipefail
-root="$1" judge="$2" work="$3"
+root="$1" judge="$2" interview="$3" work="$4"
 fail() { echo "session test: $*" >&2; exit 1; }
 rm -rf "$work" && mkdir -p "$work"
 export OVERLAP_SESSIONS="$work/sessions"
@@ -17,8 +17,9 @@ file="$work/train.cpp"
 grade() {  # <expected exit> <file to save first> [scenario, two-stage if none]
   cp "$2" "$file"
   local status=0
-  "$judge" pipeline --submission "$file" --submission-name exercises/pipeline/train.cpp \
-    --scenario "${3:-two-stage}" --session "$sessions" >"$work/last.txt" 2>&1 || status=$?
+  "$interview" grade pipeline --sessions "$sessions" --judge "$judge" -- --submission "$file" \
+    --submission-name exercises/pipeline/train.cpp --scenario "${3:-two-stage}" \
+    >"$work/last.txt" 2>&1 || status=$?
   [[ $status -eq $1 ]] || { cat "$work/last.txt"; fail "a grade of $2 exited $status, not $1"; }
 }
 

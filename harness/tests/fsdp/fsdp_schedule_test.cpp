@@ -6,9 +6,9 @@
 #include <string>
 
 #include "../../worlds/common/generated.hpp"
-#include "../../worlds/fsdp/world.hpp"
 #include "../../worlds/fsdp/planner.hpp"
 #include "../../worlds/fsdp/scenarios.hpp"
+#include "../../worlds/fsdp/world.hpp"
 
 using namespace overlap::fsdp;
 

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "../../worlds/common/generated.hpp"
-#include "../../worlds/grad-accum/world.hpp"
 #include "../../worlds/grad-accum/oracle.hpp"
 #include "../../worlds/grad-accum/planner.hpp"
 #include "../../worlds/grad-accum/scenarios.hpp"
+#include "../../worlds/grad-accum/world.hpp"
 
 using namespace overlap::grad_accum;
 

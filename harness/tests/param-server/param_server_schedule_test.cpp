@@ -9,9 +9,9 @@
 #include <string>
 
 #include "../../worlds/common/generated.hpp"
-#include "../../worlds/param-server/world.hpp"
 #include "../../worlds/param-server/planner.hpp"
 #include "../../worlds/param-server/scenarios.hpp"
+#include "../../worlds/param-server/world.hpp"
 
 using namespace overlap::param_server;
 

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "../../worlds/common/generated.hpp"
-#include "../../worlds/pipeline/world.hpp"
 #include "../../worlds/pipeline/planner.hpp"
 #include "../../worlds/pipeline/scenarios.hpp"
+#include "../../worlds/pipeline/world.hpp"
 
 using namespace overlap;
 using namespace overlap::pipeline;

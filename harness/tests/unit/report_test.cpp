@@ -5,12 +5,12 @@
 #include <boost/test/unit_test.hpp>
 #include <sstream>
 
-#include "../../verdict/verdict.hpp"
 #include "../../report/gantt.hpp"
 #include "../../report/html_report.hpp"
 #include "../../report/report_json.hpp"
 #include "../../report/text_report.hpp"
 #include "../../report/trace.hpp"
+#include "../../verdict/verdict.hpp"
 
 using namespace overlap;
 namespace json = boost::json;

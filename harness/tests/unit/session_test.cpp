@@ -57,7 +57,8 @@ struct Folder {
 BOOST_AUTO_TEST_SUITE(session)
 
 BOOST_AUTO_TEST_CASE(an_event_through_json_and_back) {
-  const Event e = graded(1000, "line \"one\"\n\ttwo\n", verdict::Tier::pass, "deadlock at 40 ms: x");
+  const Event e =
+      graded(1000, "line \"one\"\n\ttwo\n", verdict::Tier::pass, "deadlock at 40 ms: x");
   const Event back = from_json_text(to_json_line(e));
   BOOST_TEST(back.source == e.source);
   BOOST_TEST((back.verdict == verdict::Tier::pass));

@@ -1,6 +1,6 @@
-// An exercise as the grader sees it: its name, its scenarios, and running a submission program
+// An exercise as the judge sees it: its name, its scenarios, and running a submission program
 // in one of them. Every world provides one through the world contract (world.hpp,
-// exercise_of.hpp); the grader knows nothing else of worlds.
+// exercise_of.hpp); the judge knows nothing else of worlds.
 #pragma once
 
 #include <cstdint>
@@ -38,7 +38,7 @@ class Exercise {
   // calls, not the judge's own preparation. Whatever the program does, this returns: the
   // deadline bounds every wait and every loop. A thrown exception is the judge's own failure.
   virtual verdict::ScenarioResult run(const std::string& scenario,
-                                    const std::function<Link&()>& start) const = 0;
+                                      const std::function<Link&()>& start) const = 0;
   // The same on a program already started.
   verdict::ScenarioResult run(const std::string& scenario, Link& link) const {
     return run(scenario, [&link]() -> Link& { return link; });

@@ -1,4 +1,4 @@
-// Any world (world.hpp) as the grader's Exercise: the one way every exercise runs a scenario.
+// Any world (world.hpp) as the judge's Exercise: the one way every exercise runs a scenario.
 #pragma once
 
 #include <cstdint>
@@ -12,8 +12,8 @@
 
 #include "../../protocol/described.hpp"
 #include "../../protocol/frames.hpp"
-#include "generated.hpp"
 #include "exercise.hpp"
+#include "generated.hpp"
 #include "lock_step.hpp"
 #include "run_record.hpp"
 #include "world.hpp"
@@ -49,7 +49,7 @@ class ExerciseOf final : public Exercise {
   // left, record it all. The submission gets 20 times the baseline's virtual time, and 5 million
   // events.
   verdict::ScenarioResult run(const std::string& name,
-                            const std::function<Link&()>& start) const override {
+                              const std::function<Link&()>& start) const override {
     const auto found = lookup(name);
     if (!found) throw std::invalid_argument("no scenario named " + name);
     const typename W::Scenario& scenario = *found;
@@ -113,7 +113,7 @@ class ExerciseOf final : public Exercise {
 
 // Makes `W` the exercise of its name (exercise.hpp's exercise_named): one line, at global
 // scope, in each world's contract.cpp. `ident` is the name as an identifier (grad_accum).
-#define OVERLAP_REGISTER_WORLD(W, ident)                                     \
+#define OVERLAP_REGISTER_WORLD(W, ident)                               \
   std::unique_ptr<overlap::worlds::Exercise> overlap_world_##ident() { \
-    return std::make_unique<overlap::worlds::ExerciseOf<W>>();            \
+    return std::make_unique<overlap::worlds::ExerciseOf<W>>();         \
   }

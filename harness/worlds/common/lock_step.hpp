@@ -6,9 +6,9 @@
 #include <functional>
 #include <span>
 
-#include "../../sim/simulator.hpp"
 #include "../../protocol/frames.hpp"
 #include "../../protocol/message.hpp"
+#include "../../sim/simulator.hpp"
 #include "link.hpp"
 #include "remote.hpp"
 #include "run_record.hpp"

@@ -15,10 +15,10 @@
 #include <string>
 #include <utility>
 
-#include "../../sim/operation.hpp"
 #include "../../protocol/described.hpp"
 #include "../../protocol/frames.hpp"
 #include "../../protocol/message.hpp"
+#include "../../sim/operation.hpp"
 
 namespace overlap::worlds {
 

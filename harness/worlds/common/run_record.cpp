@@ -151,7 +151,7 @@ verdict::ScenarioResult record_facts(const ScenarioFacts& facts) {
 }  // namespace
 
 verdict::ScenarioResult record_run(const sim::Simulator& sim, const RunOutcome& outcome,
-                                 const ScenarioFacts& facts) {
+                                   const ScenarioFacts& facts) {
   verdict::ScenarioResult result = record_facts(facts);
   result.finished = outcome.completed();
   // When train returned; work it left behind shows in the chart and the violations.

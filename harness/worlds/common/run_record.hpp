@@ -47,6 +47,6 @@ void add_run_end_violation(sim::Simulator& sim, const RunOutcome& outcome,
 // The grader's result: the scenario's facts, then makespan, device use, memory peaks, the
 // timeline (charted whole) and the violations of the run.
 verdict::ScenarioResult record_run(const sim::Simulator& sim, const RunOutcome& outcome,
-                                 const ScenarioFacts& facts);
+                                   const ScenarioFacts& facts);
 
 }  // namespace overlap::worlds

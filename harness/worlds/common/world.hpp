@@ -22,7 +22,7 @@
 //   check(state, sim)       the end-of-run checks of a run that returned: violations on `sim`
 //   add_figures(state, result)  the exercise's own figures (bubble fraction, staleness, ...)
 // The submission's side of the same world is its client (worlds/<name>/client/).
-// exercise_of.hpp turns any such W into the grader's Exercise.
+// exercise_of.hpp turns any such W into the judge's Exercise.
 #pragma once
 
 #include <concepts>
@@ -31,11 +31,11 @@
 #include <string_view>
 #include <vector>
 
-#include "../../sim/simulator.hpp"
-#include "../../verdict/result.hpp"
 #include "../../protocol/described.hpp"
 #include "../../protocol/frames.hpp"
 #include "../../protocol/message.hpp"
+#include "../../sim/simulator.hpp"
+#include "../../verdict/result.hpp"
 #include "facts.hpp"
 #include "remote.hpp"
 #include "scenario_table.hpp"

@@ -1,4 +1,4 @@
-#include "state.hpp"
+#include "world.hpp"
 
 #include <fmt/format.h>
 
@@ -24,7 +24,7 @@ wire::Hello World::hello(const Scenario& sc) {
 }
 
 void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote,
-                     worlds::Call& call) {
+                  worlds::Call& call) {
   if (call.op == wire::optimizer_step) {
     const auto a = call.read<wire::OfRank, wire::ranges>(hello);
     return state.start_optimizer_step(a.rank, remote.reply(call.number));

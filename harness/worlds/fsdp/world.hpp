@@ -1,4 +1,4 @@
-// The fsdp world under the world contract (../common/state.hpp): what the grader runs.
+// The fsdp world under the world contract (../common/world.hpp): what the grader runs.
 #pragma once
 
 #include <cstdint>
@@ -6,10 +6,10 @@
 #include <string_view>
 #include <vector>
 
-#include "../common/state.hpp"
+#include "../common/world.hpp"
 #include "scenarios.hpp"
-#include "wire.hpp"
 #include "state.hpp"
+#include "wire.hpp"
 
 namespace overlap::fsdp {
 

@@ -12,8 +12,8 @@
 #include <string>
 
 #include "../common/generated.hpp"
-#include "world.hpp"
 #include "planner.hpp"
+#include "world.hpp"
 
 namespace overlap::grad_accum {
 

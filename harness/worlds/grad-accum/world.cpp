@@ -98,7 +98,7 @@ wire::Hello World::hello(const Scenario& sc) {
 }
 
 void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote,
-                     worlds::Call& call) {
+                  worlds::Call& call) {
   detail::State& world = state.world;
   detail::Objects& objects = world.objects();
   switch (call.op) {

@@ -9,8 +9,8 @@
 #include "../common/world.hpp"
 #include "oracle.hpp"
 #include "scenarios.hpp"
-#include "wire.hpp"
 #include "state.hpp"
+#include "wire.hpp"
 
 namespace overlap::grad_accum {
 

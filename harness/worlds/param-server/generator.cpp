@@ -15,8 +15,8 @@
 
 #include "../../sim/time.hpp"
 #include "../common/generated.hpp"
-#include "world.hpp"
 #include "planner.hpp"
+#include "world.hpp"
 
 namespace overlap::param_server {
 

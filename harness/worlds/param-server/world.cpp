@@ -1,4 +1,4 @@
-#include "state.hpp"
+#include "world.hpp"
 
 #include <fmt/format.h>
 
@@ -73,7 +73,7 @@ wire::Hello World::hello(const Scenario& sc) {
 }
 
 void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote,
-                     worlds::Call& call) {
+                  worlds::Call& call) {
   auto& pulled = state.pulled();
   auto& gradients = state.gradients();
   // The objects a call makes are the handle of its number; their facts go back in the completion.

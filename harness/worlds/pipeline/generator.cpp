@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "../common/generated.hpp"
-#include "world.hpp"
 #include "planner.hpp"
+#include "world.hpp"
 
 namespace overlap::pipeline {
 

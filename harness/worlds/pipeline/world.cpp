@@ -1,4 +1,4 @@
-#include "state.hpp"
+#include "world.hpp"
 
 #include <fmt/format.h>
 
@@ -89,7 +89,7 @@ wire::Hello World::hello(const Scenario& sc) {
 }
 
 void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote,
-                     worlds::Call& call) {
+                  worlds::Call& call) {
   auto& tensors = state.tensors();
   // A tensor a call makes is the handle of its number; its shape goes back in the completion.
   auto keep = [&tensors, number = call.number](protocol::Writer& w, model::Matrix m) {

@@ -1,9 +1,9 @@
-#include "state.hpp"
+#include "world.hpp"
 
 #include <fmt/format.h>
 
-#include "../common/generated.hpp"
 #include "../common/exercise_of.hpp"
+#include "../common/generated.hpp"
 
 namespace overlap::fetch {
 
@@ -52,7 +52,7 @@ worlds::ScenarioFacts World::facts(const Scenario& s) {
 wire::Hello World::hello(const Scenario& s) { return {s.shards, s.links}; }
 
 void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote,
-                     worlds::Call& call) {
+                  worlds::Call& call) {
   if (call.op != wire::fetch) {
     throw protocol::ProtocolError(fmt::format("fetch has no operation {}", call.op));
   }

@@ -1,4 +1,4 @@
-// The fetch world under the world contract (../common/state.hpp): what the grader runs.
+// The fetch world under the world contract (../common/world.hpp): what the grader runs.
 #pragma once
 
 #include <cstdint>
@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-#include "../common/state.hpp"
-#include "wire.hpp"
+#include "../common/world.hpp"
 #include "state.hpp"
+#include "wire.hpp"
 
 namespace overlap::fetch {
 
