@@ -2,9 +2,9 @@
 # A candidate's bundle, as a candidate gets it: packed from the committed tree, unpacked in a
 # scratch folder; what must not be there is not, reset and hint behave as in a bundle, and its own
 # ./overlap grades the starter there (installing nothing new, building its own grader).
-#   pack_test.sh <kit root> <scratch folder> <exercise> <the kit's judge>
+#   pack_test.sh <kit root> <scratch folder> <exercise> <the kit's judge> <the kit's interview>
 set -euo pipefail
-root="$1" work="$2" exercise="$3" judge="$4"
+root="$1" work="$2" exercise="$3" judge="$4" interview="$5"
 fail() { echo "pack test: $*" >&2; exit 1; }
 rm -rf "$work" && mkdir -p "$work"
 "$root/overlap" pack "$exercise" --out "$work/bundle.tar.gz"
@@ -37,7 +37,8 @@ grep -Eq "^$exercise: SLOW \(" <<<"$output" || fail "the starter was not graded 
 grep -q "overlap: building the grader" <<<"$output" || fail "the first build did not say so"
 # The candidate's grade is in the bundle's session; exported, the interviewer's kit regrades it.
 "$kit/overlap" session "$exercise" --export "$work/session.json" >/dev/null
-imported="$("$judge" session "$exercise" --sessions "$work/interviewer" --import "$work/session.json")"
+imported="$("$interview" session "$exercise" --sessions "$work/interviewer" --judge "$judge" \
+  --import "$work/session.json")"
 grep -q "regraded the record.s 1 grades into session .*; 0 differ from the record" <<<"$imported" ||
   fail "the bundle's session did not import: $imported"
 echo "pack test: the $exercise bundle holds what it should and grades its starter"
