@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "../protocol/text.hpp"
 #include "../sandbox/empty_root.hpp"
 #include "admission.hpp"
 #include "files.hpp"
@@ -71,14 +72,19 @@ std::string fill(std::string arg, const std::map<std::string, std::string>& valu
 constexpr rlim_t kAddressSpace = rlim_t{4} << 30;
 constexpr rlim_t kMaxOutput = rlim_t{64} << 20;
 
-// One step of the build (compile, preprocess, link) running in the build's empty root, or as
-// the judge's user without it, its output into `log`.
+// One step of the build (compile, parse or preprocess, assemble, link) running in the build's
+// empty root, or as the judge's user without it, its messages into `log` and its standard output
+// there too, or into `output` when one is named.
 class Step {
  public:
   Step(const std::vector<std::string>& args, const sandbox::EmptyRoot* root, const std::string& log,
-       double seconds) {
+       double seconds, const std::string& output = "") {
     const int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (out < 0) throw std::runtime_error("cannot write " + log);
+    const int standard =
+        output.empty() ? ::dup(out)
+                       : ::open(output.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (standard < 0) throw std::runtime_error("cannot write " + (output.empty() ? log : output));
     std::vector<char*> argv;
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -88,7 +94,9 @@ class Step {
     if (pid_ == 0) {
       ::setpgid(0, 0);
       const int in = ::open("/dev/null", O_RDONLY);
-      if (in < 0 || ::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(out, 2) < 0) ::_exit(126);
+      if (in < 0 || ::dup2(in, 0) < 0 || ::dup2(standard, 1) < 0 || ::dup2(out, 2) < 0) {
+        ::_exit(126);
+      }
       ::close_range(3, ~0U, 0);  // nothing of the judge's (nor of whoever started it) goes in
       for (const auto& [resource, value] : {std::pair{RLIMIT_CPU, cpu},
                                             {RLIMIT_AS, kAddressSpace},
@@ -105,6 +113,7 @@ class Step {
     }
     ::setpgid(pid_, pid_);
     ::close(out);
+    ::close(standard);
   }
   ~Step() {
     if (!done_) {
@@ -139,25 +148,41 @@ class Step {
 
 std::string read_file(const std::string& path) { return file_bytes(path).value_or(""); }
 
-// The compile's command, made to preprocess into `preprocessed` and name every header it reads
-// on stderr (-H): what the admission checks read, even when the compile fails.
-std::vector<std::string> preprocess_of(const std::vector<std::string>& compile,
-                                       const std::string& preprocessed) {
+// Whether this judge builds with clang++, whose own parse admits a submission (its AST); g++'s
+// builds are admitted by the assembly text it writes.
+constexpr bool kClang = std::string_view(OVERLAP_COMPILER).starts_with("clang++");
+
+// The compile's command, made into the admission's: without its dependency file and its object,
+// `-c` replaced by `instead`, its output to `output` (or none).
+std::vector<std::string> compile_made_into(const std::vector<std::string>& compile,
+                                           std::initializer_list<const char*> instead,
+                                           const std::string& output) {
   std::vector<std::string> args;
   for (std::size_t i = 0; i < compile.size(); ++i) {
     if (compile[i] == "-MD") continue;
     if (compile[i] == "-MF") {
       ++i;
     } else if (compile[i] == "-o") {
-      args.insert(args.end(), {"-o", preprocessed});
+      if (!output.empty()) args.insert(args.end(), {"-o", output});
       ++i;
     } else if (compile[i] == "-c") {
-      args.insert(args.end(), {"-E", "-H"});
+      args.insert(args.end(), instead.begin(), instead.end());
     } else {
       args.push_back(compile[i]);
     }
   }
   return args;
+}
+
+// The compile made to write assembly (-S) to `assembly` instead of an object: g++'s, which the
+// judge reads before the assembler does.
+std::vector<std::string> compile_to_assembly(std::vector<std::string> compile,
+                                             const std::string& assembly) {
+  for (std::size_t i = 0; i < compile.size(); ++i) {
+    if (compile[i] == "-c") compile[i] = "-S";
+    if (compile[i] == "-o" && i + 1 < compile.size()) compile[i + 1] = assembly;
+  }
+  return compile;
 }
 
 // Folders a submission's compile may read besides the submission: the kit's public headers, the
@@ -208,6 +233,17 @@ bool over_output_limit(const fs::path& out, std::initializer_list<int> statuses)
 constexpr const char* kMayInclude =
     "a submission may include the kit's public headers (<overlap/...>), the C++ standard library "
     "and Boost only";
+
+// What a refusal of assembly adds.
+constexpr const char* kNoAssembly =
+    ": a submission is C++ alone, without assembly of its own (asm statements, file-scope asm, "
+    "asm labels)";
+
+std::string assembly_named(const std::string& kind) {
+  if (kind == "AsmLabelAttr") return "an asm label";
+  if (kind == "FileScopeAsmDecl") return "a file-scope asm";
+  return "an asm statement";
+}
 
 BuildFailure too_big() {
   return {"the build's output is over its limit of " + std::to_string(kMaxOutput >> 20) +
@@ -260,11 +296,16 @@ Staging stage_submission(const std::string& source, const std::string& text,
   return s;
 }
 
-// The build's commands, filled in from the recipe, and the files they name.
+// The build's commands, filled in from the recipe, and the files they name. With clang++ the
+// admission reads the compiler's own parse (its AST, -fsyntax-only) beside the compile; with g++
+// it reads the preprocessor's list of headers, and the compile writes assembly that the judge
+// reads before `assemble` hands it to the assembler.
 struct Commands {
-  std::vector<std::string> compile, preprocess, link;
+  std::vector<std::string> compile, admission, assemble, link;
   fs::path compiled;  // the source the compiler reads: the file's path in the empty root
-  fs::path preprocessed, depfile, program;
+  fs::path parsed;    // clang++'s AST (JSON), or g++'s preprocessed source
+  fs::path assembly;  // g++'s assembly
+  fs::path object, depfile, program;
 };
 
 Commands commands_of(const Recipe& recipe, const std::string& exercise, const Staging& s,
@@ -273,19 +314,29 @@ Commands commands_of(const Recipe& recipe, const std::string& exercise, const St
   // copy where it is.
   Commands c;
   c.compiled = namespaces ? s.file : s.copy;
-  c.preprocessed = s.out / "train.ii";
+  c.parsed = s.out / (kClang ? "train.json" : "train.ii");
+  c.assembly = s.out / "train.s";
   c.depfile = s.out / "train.d";
   c.program = s.out / "train.so";
+  c.object = s.out / "train.o";
   const std::map<std::string, std::string> values = {{"{header}", recipe.header.at(exercise)},
                                                      {"{source}", c.compiled.string()},
-                                                     {"{object}", s.out / "train.o"},
+                                                     {"{object}", c.object},
                                                      {"{depfile}", c.depfile},
                                                      {"{program}", c.program}};
   for (const auto& a : recipe.compile) c.compile.push_back(fill(a, values));
   // The copy's quoted includes are looked up beside the file, as the file's own would be.
   if (!namespaces) c.compile.insert(c.compile.begin() + 1, {"-iquote", s.file.parent_path()});
   for (const auto& a : recipe.link) c.link.push_back(fill(a, values));
-  c.preprocess = preprocess_of(c.compile, c.preprocessed);
+  if (kClang) {
+    // Its AST on stdout (into `parsed`), every header it reads on stderr (-H).
+    c.admission =
+        compile_made_into(c.compile, {"-fsyntax-only", "-Xclang", "-ast-dump=json", "-H"}, "");
+  } else {
+    c.admission = compile_made_into(c.compile, {"-E", "-H"}, c.parsed);
+    c.compile = compile_to_assembly(c.compile, c.assembly);
+    c.assemble = {c.compile.front(), "-c", "-x", "assembler", c.assembly, "-o", c.object};
+  }
   return c;
 }
 
@@ -293,25 +344,26 @@ Commands commands_of(const Recipe& recipe, const std::string& exercise, const St
 // the client's entry and the protocol, the precompiled header and the copy at the file's path;
 // the link reads its object alone.
 struct Roots {
-  sandbox::EmptyRoot compiling, preprocessing, linking;
+  sandbox::EmptyRoot compiling, admitting, assembling, linking;
 };
 
 void prepare_roots(Roots& roots, const Commands& c, const Staging& s, const fs::path& pch) {
   const fs::path kit = fs::path(OVERLAP_SOURCE_DIR) / "harness";
-  for (sandbox::EmptyRoot* root : {&roots.compiling, &roots.preprocessing}) {
+  for (sandbox::EmptyRoot* root : {&roots.compiling, &roots.admitting}) {
     root->read_only(kit / "include").read_only(kit / "client").read_only(kit / "protocol");
     root->read_only(pch).read_only(s.copy, s.file);
   }
   roots.compiling.prepare(c.compile, s.stage);
-  roots.preprocessing.prepare(c.preprocess, s.stage);
+  roots.admitting.prepare(c.admission, s.stage);
+  if (!c.assemble.empty()) roots.assembling.prepare(c.assemble, s.stage);
   roots.linking.prepare(c.link, s.stage);
 }
 
-// The compile and the preprocessing, at once, each in its root (or none), to the deadline: their
-// exit statuses, -1 for one killed at the deadline.
+// The compile and the admission's parse, at once, each in its root (or none), to the deadline:
+// their exit statuses, -1 for one killed at the deadline.
 struct Compiled {
-  int compile = 0, preprocess = 0;
-  std::string log, headers;  // their output: the compiler's messages, the headers read (-H)
+  int compile = 0, admission = 0;
+  std::string log, headers;  // their messages: the compiler's, and the headers read (-H)
 };
 
 Compiled compile(const Commands& c, const Roots* roots, const std::string& scratch,
@@ -319,10 +371,10 @@ Compiled compile(const Commands& c, const Roots* roots, const std::string& scrat
   Compiled out{0, 0, scratch + "/build.log", scratch + "/headers.log"};
   {
     Step compile_step(c.compile, roots ? &roots->compiling : nullptr, out.log, seconds);
-    Step preprocess_step(c.preprocess, roots ? &roots->preprocessing : nullptr, out.headers,
-                         seconds);
+    Step admission_step(c.admission, roots ? &roots->admitting : nullptr, out.headers, seconds,
+                        kClang ? c.parsed.string() : "");
     out.compile = compile_step.wait(deadline);
-    out.preprocess = preprocess_step.wait(deadline);
+    out.admission = admission_step.wait(deadline);
   }
   check_started(out.log);
   check_started(out.headers);
@@ -330,31 +382,58 @@ Compiled compile(const Commands& c, const Roots* roots, const std::string& scrat
 }
 
 // Admission, before any message of the compiler's is shown (they could quote what it read):
-// every file the compile read, the output's size, and what the preprocessed source hands the
-// assembler. Nothing when the submission is admitted.
+// every file the compile read, the output's size, and, once both have run, no assembly of the
+// submission's own: in clang++'s parse, or in what g++ would hand the assembler. Nothing when the
+// submission is admitted.
 std::optional<BuildFailure> admit(const std::string& source, const Commands& c,
                                   const Compiled& compiled, const Staging& s, const fs::path& pch) {
   std::vector<std::string> read = reported_headers(read_file(compiled.headers));
   for (std::string& f : dependency_file_entries(read_file(c.depfile))) read.push_back(std::move(f));
-  if (const std::string refused = refused_file(read, c.compiled, readable_folders(pch));
-      !refused.empty()) {
+  const std::vector<std::string> allowed = readable_folders(pch);
+  if (const std::string refused = refused_file(read, c.compiled, allowed); !refused.empty()) {
     return BuildFailure{source + " includes " + refused + ": " + kMayInclude};
   }
-  if (over_output_limit(s.out, {compiled.compile, compiled.preprocess})) return too_big();
-  if (compiled.preprocess != 0) {
+  if (over_output_limit(s.out, {compiled.compile, compiled.admission})) return too_big();
+  if (compiled.admission != 0) {
     if (compiled.compile != 0) return std::nullopt;  // the compiler's messages say why
-    return BuildFailure{
-        "the preprocessed submission could not be checked (the preprocessor "
-        "failed where the compile did not): " +
-        read_file(compiled.headers)};
+    return BuildFailure{"the submission could not be checked (the " +
+                        std::string(kClang ? "parse" : "preprocessor") +
+                        " failed where the compile did not): " + read_file(compiled.headers)};
   }
-  if (const std::string directive = assembler_file_directive(read_file(c.preprocessed));
-      !directive.empty()) {
-    const bool reads = directive == ".incbin" || directive == ".include";
-    return BuildFailure{source + (reads ? " embeds a file with " : " uses the assembler's ") +
-                        directive + (reads ? "" : ", which can build an embedded file") + ": " +
-                        kMayInclude};
+  if (kClang) {
+    if (const auto found = assembly_outside(read_file(c.parsed), allowed)) {
+      return BuildFailure{source + ":" + std::to_string(found->line) + ": " +
+                          assembly_named(found->kind) + kNoAssembly};
+    }
+    // A label a system header makes from a macro of the submission's has the header's place:
+    // its name, made of assembly text, shows in the object.
+    if (compiled.compile == 0) {
+      if (const std::string name = strange_symbol(read_file(c.object)); !name.empty()) {
+        return BuildFailure{source + " makes a symbol named `" + protocol::escape_control(name) +
+                            "`, which is no name C++ gives" + kNoAssembly};
+      }
+    }
+  } else if (compiled.compile == 0) {
+    if (const std::string why = refused_assembly(read_file(c.assembly)); !why.empty()) {
+      return BuildFailure{source + " compiles to assembly that g++ does not write for C++ (" + why +
+                          ")" + kNoAssembly};
+    }
   }
+  return std::nullopt;
+}
+
+// g++'s assembly, checked, handed to the assembler: in what is left of the build's time.
+std::optional<BuildFailure> assemble(const Commands& c, const Roots* roots, const Staging& s,
+                                     const std::string& log,
+                                     std::chrono::steady_clock::time_point deadline) {
+  const double left =
+      std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+  Step step(c.assemble, roots ? &roots->assembling : nullptr, log, std::max(left, 1.0));
+  const int status =
+      step.wait(std::max(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(1)));
+  check_started(log);
+  if (over_output_limit(s.out, {status})) return too_big();
+  if (status != 0) return BuildFailure{"the assembler failed on g++'s output: " + read_file(log)};
   return std::nullopt;
 }
 
@@ -388,7 +467,8 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
   if (recipe.pch.empty()) throw std::runtime_error("the build recipe names no precompiled header");
   const Staging staged = stage_submission(source, text, scratch);
   const Commands commands = commands_of(recipe, exercise, staged, namespaces);
-  Roots roots{build_root(staged.out), build_root(staged.out), build_root(staged.out)};
+  Roots roots{build_root(staged.out), build_root(staged.out), build_root(staged.out),
+              build_root(staged.out)};
   if (namespaces) prepare_roots(roots, commands, staged, recipe.pch);
   const Roots* in_roots = namespaces ? &roots : nullptr;
   // Without the namespaces the compiler read the copy: its messages get the file's name back.
@@ -405,12 +485,15 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                             std::chrono::duration<double>(real_seconds));
   const Compiled compiled = compile(commands, in_roots, scratch, deadline, real_seconds);
-  if (compiled.compile == -1 || compiled.preprocess == -1) {
+  if (compiled.compile == -1 || compiled.admission == -1) {
     return BuildFailure{"the compiler ran past the build's limit of " +
                         std::to_string(static_cast<int>(real_seconds)) + " s"};
   }
   if (auto refused = admit(source, commands, compiled, staged, recipe.pch)) return *refused;
   if (compiled.compile != 0) return BuildFailure{messages(read_file(compiled.log))};
+  if (!commands.assemble.empty()) {
+    if (auto failed = assemble(commands, in_roots, staged, compiled.log, deadline)) return *failed;
+  }
   return link(commands, in_roots, staged, compiled.log, deadline, messages);
 }
 

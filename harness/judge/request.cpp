@@ -187,6 +187,14 @@ Request parse(int argc, char** argv) {
   }
   check_report_files(args, request.source);
   request.namespaces = !args.count("no-sandbox");
+  // g++ hands the assembler text, and the assembler reads what that text names: only the empty
+  // root keeps what it can read to the build's own folders.
+  if (!request.namespaces && !request.source.empty() && own_compiler() == "gcc") {
+    throw Stop{kUsage,
+               "--compiler gcc builds only in the sandbox's namespaces (the assembler it hands its "
+               "text to could read any file of this user's without them): grade with clang, the "
+               "default, or without --no-sandbox"};
+  }
   if (request.namespaces) check_namespaces();
   return request;
 }

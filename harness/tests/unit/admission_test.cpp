@@ -94,34 +94,97 @@ BOOST_AUTO_TEST_CASE(what_cannot_be_resolved_is_refused) {
   BOOST_TEST(t.refused({"relative/api.hpp"}) == "relative/api.hpp");
 }
 
-BOOST_AUTO_TEST_CASE(ordinary_text_and_asm_pass) {
-  BOOST_TEST(assembler_file_directive(
-                 "int main() { const char* s = \"include this\"; char c = '\"'; return 1'000; }\n"
-                 "asm(\"nop\\n\\tmovl $1, %eax\"); static const char* t = \"a.include\";") == "");
-  BOOST_TEST(assembler_file_directive("# 1 \"/usr/include/stdio.h\" 1 3 4\n") == "");
+// g++'s assembly, line by line: what it writes for C++ passes; anything a reader could take
+// for a second statement, a comment, a macro or a file is refused, naming the line.
+BOOST_AUTO_TEST_CASE(the_assembly_splitter_against_a_table) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      // What g++ writes: labels, directives, instructions, strings with every escape it uses.
+      {"\t.file\t\"train.cpp\"\n\t.text\n.LFB0:\n\t.cfi_startproc\n\tpushq\t%rbp\n", ""},
+      {"_Z5trainRN7overlap8pipeline8PipelineE:\n\tmovl\t$1, %eax\n\tret\n", ""},
+      {"\t.string\t\"a; b /* c */ # d / e ' f\"\n", ""},
+      {"\t.string\t\"quote \\\" backslash \\\\ octal \\012 tab \\t\"\n", ""},
+      {"\t.section\t.text._Z1fv,\"axG\",@progbits,_Z1fv,comdat\n\t.weak\t_Z1fv\n", ""},
+      {"\t.SECTION\t.data\n\t.Byte\t1\n", ""},  // directives in any case
+      {"#APP\n\trep; nop\n\n#NO_APP\n", ""},    // a system header's pause
+      {"\t.cfi_escape 0x10,0x6\n\t.uleb128 0x3\n", ""},
+      // What it never writes.
+      {"\tnop; .incbin \"f\"\n",
+       "line 1 of its assembly, \tnop; .incbin \"f\": `;` outside a string"},
+      {"\t.text /* c */\n", "`/` outside a string"},
+      {"/ a comment to the line's end\n", "`/` outside a string"},
+      {"\t.byte 1 # .incbin\n", "`#` outside a string"},
+      {"\t.byte '\"\n", "`'` outside a string"},
+      {"\t.byte \\\n", "`\\` outside a string"},
+      {"\t.section \"d\n.incbin \"f\"\n", "a string that does not end on its line"},
+      {".text\n\t.incbin\t\"/etc/passwd\"\n",
+       "line 2 of its assembly, \t.incbin\t\"/etc/passwd\": the directive .incbin"},
+      {"\t.INCBIN \"f\"\n", "the directive .INCBIN"},
+      {"lbl: 1: .include \"f\"\n", "the directive .include"},
+      {"\t.macro m\n", "the directive .macro"},
+      {"\t.irpc c,b\n", "the directive .irpc"},
+      {"#APP\n\tmovl $1, %eax\n#NO_APP\n", "inline assembly"},
+      {"#APP\n.incbin \"f\"\n#NO_APP\n", "inline assembly"},
+      {"# 1 \"x\"\n", "`#` outside a string"},
+  };
+  for (const auto& [text, refused] : cases) {
+    BOOST_TEST_CONTEXT(text) {
+      const std::string got = refused_assembly(text);
+      if (refused.empty()) {
+        BOOST_TEST(got == "");
+      } else {
+        BOOST_TEST(got.find(refused) != std::string::npos, "got: " << got);
+      }
+    }
+  }
 }
 
-BOOST_AUTO_TEST_CASE(every_spelling_of_a_file_directive_is_found) {
-  const std::vector<std::pair<std::string, std::string>> cases = {
-      {R"(asm(".incbin \"/etc/shadow\"");)", ".incbin"},
-      {R"(asm(".inc" "bin \"f\"");)", ".incbin"},             // adjacent literals joined
-      {R"(asm(".inc\x62in \"f\"");)", ".incbin"},             // hex escape
-      {R"(asm(".inc\142in \"f\"");)", ".incbin"},             // octal escape
-      {R"(asm("\u002eincbin \"f\"");)", ".incbin"},           // universal character name
-      {R"(asm(R"x(.incbin "f")x");)", ".incbin"},             // raw string
-      {R"(asm(u8".INCBIN \"f\"");)", ".incbin"},              // prefix, upper case
-      {R"(asm("nop; .include \"f\"");)", ".include"},         // a second statement
-      {R"(asm("nop\n lbl: 1: .incbin \"f\"");)", ".incbin"},  // after labels
-      {R"(asm("/* x */.incbin\"f\"");)", ".incbin"},          // after a comment, no space
-      {R"(asm(".macro m a\n.\\a \"f\"\n.endm\nm incbin");)", ".macro"},
-      {R"(asm(".irpc c,b\n.inc\\c\\()in \"f\"\n.endr");)", ".irpc"},
-      {R"(asm(".rept 1\n.endr");)", ".rept"},
-      {R"(int x __attribute__((section("d\n.incbin \"f\"\n#")));)", ".incbin"},
-      {R"(int y asm("y\n.incbin \"f\"");)", ".incbin"},
+// clang's AST as -ast-dump=json writes it: a location names its file and line only where they
+// change, an "includedFrom" names the includer, a macro's location its spelling then its
+// expansion.
+BOOST_AUTO_TEST_CASE(assembly_is_found_where_clang_locates_it) {
+  const Tree t;
+  const std::string header = t / "kit/include/overlap/api.hpp";
+  const std::vector<std::string> allowed = {t / "kit/include"};
+  const auto dump = [&](const std::string& inner) {
+    return R"({"id":"0x1","kind":"TranslationUnitDecl","loc":{},"range":{"begin":{},"end":{}},"inner":[)" +
+           inner + "]}";
   };
-  for (const auto& [text, directive] : cases) {
-    BOOST_TEST_CONTEXT(text) { BOOST_TEST(assembler_file_directive(text) == directive); }
-  }
+  const std::string in_header =
+      R"({"kind":"FunctionDecl","loc":{"offset":3,"file":")" + header +
+      R"(","line":7,"col":1,"tokLen":3,"includedFrom":{"file":"/elsewhere.cpp"}}})";
+  // An asm statement in the kit's header passes; one in the submission is found with its line.
+  BOOST_TEST(!assembly_outside(
+      dump(in_header + R"(,{"kind":"GCCAsmStmt","range":{"begin":{"offset":9,"col":2}}})"),
+      allowed));
+  const auto found = assembly_outside(
+      dump(
+          in_header +
+          R"(,{"kind":"VarDecl","loc":{"offset":1,"file":"/work/train.cpp","line":4,"col":1}},)" +
+          R"({"kind":"AsmLabelAttr","range":{"begin":{"offset":9,"line":5,"col":9,"includedFrom":{"file":")" +
+          header + R"("}}}})"),
+      allowed);
+  BOOST_REQUIRE(found);
+  BOOST_TEST(found->kind == "AsmLabelAttr");
+  BOOST_TEST(found->file == "/work/train.cpp");
+  BOOST_TEST(found->line == 5);
+  // A macro's: the expansion's file decides, though the spelling is in the header.
+  const auto expanded = assembly_outside(
+      dump(R"({"kind":"FileScopeAsmDecl","loc":{"spellingLoc":{"offset":1,"file":")" + header +
+           R"(","line":2},"expansionLoc":{"offset":5,"file":"/work/train.cpp","line":9}}})"),
+      allowed);
+  BOOST_REQUIRE(expanded);
+  BOOST_TEST(expanded->line == 9);
+  // Its reverse: spelled in the submission, expanded in the header: the header's.
+  BOOST_TEST(!assembly_outside(
+      dump(
+          R"({"kind":"GCCAsmStmt","loc":{"spellingLoc":{"offset":1,"file":"/work/train.cpp","line":2},"expansionLoc":{"offset":5,"file":")" +
+          header + R"(","line":9}}})"),
+      allowed));
+  // No location at all: refused, for nothing says where it is.
+  BOOST_TEST(assembly_outside(
+                 dump(R"({"kind":"MSAsmStmt","loc":{},"range":{"begin":{},"end":{}}})"), allowed)
+                 .has_value());
+  BOOST_CHECK_THROW(assembly_outside("not json", allowed), std::runtime_error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

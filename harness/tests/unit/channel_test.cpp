@@ -132,7 +132,11 @@ BOOST_AUTO_TEST_CASE(a_side_asleep_on_its_pipe_is_woken_by_the_other_sides_frame
   Channel judge = c.judge();
   std::string body;
   for (int i = 0; i < 20; ++i) {
-    std::this_thread::sleep_for(2ms);  // far past the spin: the program sleeps on its pipe
+    // Past its spin, the program says it sleeps on its pipe: waited for, not assumed of a sleep.
+    const auto deadline = Clock::now() + 10s;
+    while (c.region.header().program_asleep.load() != 1 && Clock::now() < deadline) {
+      std::this_thread::sleep_for(100us);
+    }
     BOOST_REQUIRE(c.region.header().program_asleep.load() == 1);
     const auto sent = Clock::now();
     BOOST_REQUIRE((judge.write(frame(1, i), soon()) == Io::done));
