@@ -142,14 +142,15 @@ void Program::kill_program() {
 int Program::reap(protocol::Clock::time_point deadline) {
   reaped_ = true;
   if (host_) {
-    std::optional<int> status = host_->wait(deadline);
-    if (!status) {
+    std::optional<SandboxHost::Ended> ended = host_->wait(deadline);
+    if (!ended) {
       killed_at_deadline_ = true;
       host_->kill();
-      status = host_->wait(protocol::Clock::now() + std::chrono::seconds(5));
-      if (!status) throw std::runtime_error("the sandbox's host did not end the program");
+      ended = host_->wait(protocol::Clock::now() + std::chrono::seconds(5));
+      if (!ended) throw std::runtime_error("the sandbox's host did not end the program");
     }
-    return *status;
+    started_ = ended->loaded;
+    return ended->status;
   }
   int status = 0;
   for (;;) {
@@ -209,7 +210,7 @@ std::pair<std::string, std::string> Program::ended(Status why) {
     return {"crash", fmt::format("the submission crashed: signal {} ({})", sig, ::strsignal(sig))};
   }
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (code == 127) {
+  if (started_ ? !*started_ : code == 127) {
     return {"crash", "the submission program could not be started (its output says why)"};
   }
 #ifdef OVERLAP_SANITIZED

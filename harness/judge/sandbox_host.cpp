@@ -97,7 +97,7 @@ void SandboxHost::kill() {
   }
 }
 
-std::optional<int> SandboxHost::wait(protocol::Clock::time_point deadline) {
+std::optional<SandboxHost::Ended> SandboxHost::wait(protocol::Clock::time_point deadline) {
   for (;;) {
     const auto left =
         std::chrono::ceil<std::chrono::milliseconds>(deadline - protocol::Clock::now());
@@ -111,7 +111,7 @@ std::optional<int> SandboxHost::wait(protocol::Clock::time_point deadline) {
     if (n <= 0) continue;
     sandbox::HostReport report{};
     const ssize_t got = ::recv(socket_, &report, sizeof report, 0);
-    if (got == sizeof report) return report.status;
+    if (got == sizeof report) return Ended{report.status, report.loaded == 1};
     if (got < 0 && errno == EINTR) continue;
     throw std::runtime_error("the sandbox's host is gone (its output says why)");
   }

@@ -27,9 +27,14 @@ class SandboxHost {
   // copies), with a CPU limit. One program at a time: the last one's status read first.
   void start(const std::array<int, sandbox::kProgramFdCount>& fds, int cpu_seconds);
   void kill();  // the running program, if it still runs
-  // The program's wait status once it has ended, or nothing at `deadline`. Throws
-  // std::runtime_error when the host is gone (a grader error: its output says why).
-  std::optional<int> wait(protocol::Clock::time_point deadline);
+  // How a program ended, as the host saw it.
+  struct Ended {
+    int status = 0;       // its wait status
+    bool loaded = false;  // it went on to load the submission (else it never started)
+  };
+  // The program's end once it has ended, or nothing at `deadline`. Throws std::runtime_error
+  // when the host is gone (a grader error: its output says why).
+  std::optional<Ended> wait(protocol::Clock::time_point deadline);
 
  private:
   pid_t pid_ = -1;

@@ -36,29 +36,43 @@ void close_all(const int* fds, int count) {
   for (int i = 0; i < count; ++i) ::close(fds[i]);
 }
 
-// In the program: its descriptors where it expects them, nothing else of the host's.
-void place(const int (&fds)[kProgramFdCount]) {
+// In the program: its descriptors where it expects them, and `loaded` (its end of the pipe
+// that says it loads the submission), nothing else of the host's.
+void place(const int (&fds)[kProgramFdCount], int loaded) {
   int moved[kProgramFdCount];
-  for (int i = 0; i < kProgramFdCount; ++i) {  // out of the way of the numbers they go to
+  loaded = ::fcntl(loaded, F_DUPFD_CLOEXEC, 20);  // out of the way of the numbers they go to
+  if (loaded < 0) std::_Exit(127);
+  for (int i = 0; i < kProgramFdCount; ++i) {
     moved[i] = ::fcntl(fds[i], F_DUPFD_CLOEXEC, 20);
     if (moved[i] < 0) std::_Exit(127);
   }
   for (int i = 0; i < kProgramFdCount; ++i) {
     if (::dup2(moved[i], kProgramFds[i]) < 0) std::_Exit(127);
   }
-  if (::dup2(1, 2) < 0) std::_Exit(127);
-  ::close_range(7, 7, 0);
+  if (::dup2(1, 2) < 0 || ::dup2(loaded, kLoadedFd) < 0) std::_Exit(127);
   ::close_range(9, ~0U, 0);
 }
 
-void report(int status) {
-  const HostReport r{status};
+void report(int status, bool loaded) {
+  const HostReport r{status, loaded ? 1 : 0};
   while (::send(kHostSocketFd, &r, sizeof r, MSG_NOSIGNAL) < 0 && errno == EINTR) {
   }
 }
 
-// Waits for `program` to end, killing it when the judge asks or goes away; reports its status.
-void watch(pid_t program) {
+// Whether the launcher said, on `loaded`, that it went on to load the submission: read once the
+// program is over, when no one can write there any more.
+bool went_on_to_load(int loaded) {
+  char said = 0;
+  ssize_t n;
+  while ((n = ::read(loaded, &said, 1)) < 0 && errno == EINTR) {
+  }
+  ::close(loaded);
+  return n == 1;
+}
+
+// Waits for `program` to end, killing it when the judge asks or goes away; reports its status
+// and whether it loaded the submission.
+void watch(pid_t program, int loaded) {
   const int ended = static_cast<int>(::syscall(SYS_pidfd_open, program, 0));
   bool judge_gone = false;
   for (;;) {
@@ -81,7 +95,7 @@ void watch(pid_t program) {
   while (::waitpid(program, &status, 0) < 0 && errno == EINTR) {
   }
   if (judge_gone) std::_Exit(0);
-  report(status);
+  report(status, went_on_to_load(loaded));
 }
 
 }  // namespace
@@ -97,17 +111,25 @@ int serve_as_host() {
       close_all(fds, received);
       continue;  // a kill for a program already over
     }
+    int loaded[2];
+    if (::pipe2(loaded, O_CLOEXEC | O_NONBLOCK) != 0) {
+      close_all(fds, received);
+      report(127 << 8, false);  // as a program that could not be started
+      continue;
+    }
     const pid_t program = ::fork();
     if (program == 0) {
-      place(fds);
+      place(fds, loaded[1]);
       return request.cpu_seconds;
     }
     close_all(fds, received);
+    ::close(loaded[1]);
     if (program < 0) {
-      report(127 << 8);  // as a program that could not be started
+      ::close(loaded[0]);
+      report(127 << 8, false);
       continue;
     }
-    watch(program);
+    watch(program, loaded[0]);
   }
 }
 

@@ -47,8 +47,14 @@ struct RequestMessage {
   RequestMessage& operator=(const RequestMessage&) = delete;
 };
 
+// Where the launcher says, with one byte, that it is about to load the submission; it closes the
+// descriptor before it does, so that the submission can neither say it nor take it back. Whether
+// the program started is the host's to know, never the program's output or exit code.
+inline constexpr int kLoadedFd = 7;
+
 struct HostReport {
   std::int32_t status;  // the program's wait status
+  std::int32_t loaded;  // 1 when the launcher went on to load the submission
 };
 
 // In the launcher, as the host: serves the judge on kHostSocketFd until it goes away, then

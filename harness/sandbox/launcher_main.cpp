@@ -98,6 +98,13 @@ bool in_user_namespace() {
   } catch (const std::exception& e) {
     fail(e.what());
   }
+  // The host learns here, and from nothing the submission could say, that the program started:
+  // any end from now on is the submission's own.
+  if (graded) {
+    const char loading = 'L';
+    [[maybe_unused]] const auto said = ::write(overlap::sandbox::kLoadedFd, &loading, 1);
+    ::close(overlap::sandbox::kLoadedFd);
+  }
   // From here on, the submission's code: its static constructors run inside dlopen.
   // Named by this process's id, not "self": a debugger reads the library by the name the loader
   // reports, and in the debugger's own process /proc/self/fd/N is another file (a pipe of its

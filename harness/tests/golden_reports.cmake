@@ -3,7 +3,9 @@
 # public seed's generated ones, each report without its provenance (the commit, the file's
 # fingerprint, the limits) compared with the golden record: a change that means to move no
 # verdict, figure or message proves it here. One line a report part (the report's top and each
-# scenario), its SHA-256, so that a difference names the program and the scenario.
+# scenario), its SHA-256, so that a difference names the program and the scenario; a scenario
+# stopped by a time limit records that alone (which limit, and how far it got, depend on the
+# machine).
 #   cmake -DJUDGE=<exe> -DPROGRAMS=<list file> -DGOLDEN=<file> -DWORK=<dir> [-DUPDATE=ON]
 #         -P golden_reports.cmake
 # PROGRAMS holds a line a program: target|world|shared object|name in the report|source file.
@@ -43,6 +45,14 @@ foreach(entry IN LISTS programs)
     string(JSON scenario GET "${report}" scenarios ${i})
     string(JSON name GET "${scenario}" name)
     string(SHA256 digest "${scenario}")
+    # A run stopped by a time limit: whether the real-time limit or the virtual one stops it
+    # first, and how far it got, depend on the machine's speed: only that it was stopped so is
+    # recorded.
+    string(JSON first ERROR_VARIABLE none GET "${scenario}" violations 0 kind)
+    if(first STREQUAL "time-limit")
+      string(JSON verdict GET "${scenario}" verdict)
+      set(digest "stopped-by-a-time-limit-${verdict}")
+    endif()
     list(APPEND lines "${target} ${name} ${digest}")
   endforeach()
 endforeach()

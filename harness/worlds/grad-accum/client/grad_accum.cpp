@@ -1,6 +1,7 @@
 // The submission's side of the grad-accum world: Trainer, Worker and Validator as calls to the
 // judge (../wire.hpp). The parameters come from the hello, the step from every batch's state;
 // weights, gradients, snapshots and checkpoints are handles whose facts the judge sends.
+#include <atomic>
 #include <memory>
 #include <overlap/grad_accum.hpp>
 #include <vector>
@@ -21,11 +22,14 @@ class Client {
   Client() : trainer(new Trainer(*this)) {
     // Trainer::step() between batches: the judge's step once the batch's events have fired,
     // before any of its completions runs.
-    client::on_state<wire::State>([this](const wire::State& state) { step = state.step; });
+    client::on_state<wire::State>(
+        [this](const wire::State& state) { step.store(state.step, std::memory_order_relaxed); });
   }
 
   const wire::Hello hello = client::read_hello<wire::Hello>();
-  int step = 0;  // no optimizer step before the first batch
+  // No optimizer step before the first batch. Atomic, as every value read for free: a read from
+  // anywhere sees the old step or the new one.
+  std::atomic<int> step{0};
   std::unique_ptr<Trainer> trainer;
 };
 
@@ -44,16 +48,16 @@ int Trainer::snapshot_slots() const { return client_->hello.snapshot_slots; }
 int Trainer::patience() const { return client_->hello.patience; }
 double Trainer::min_delta() const { return client_->hello.min_delta; }
 int Trainer::max_steps() const { return client_->hello.max_steps; }
-int Trainer::step() const { return client_->step; }
+int Trainer::step() const { return client_->step.load(std::memory_order_relaxed); }
 
 Weights Trainer::weights() const {
   const auto number = client::call_now(client::request(wire::weights, "Trainer::weights"));
-  return HandleAccess::make<Weights>(number, client_->step);
+  return HandleAccess::make<Weights>(number, client_->step.load(std::memory_order_relaxed));
 }
 
 Snapshot Trainer::snapshot() {
   const auto number = client::call_now(client::request(wire::snapshot, "Trainer::snapshot"));
-  return HandleAccess::make<Snapshot>(number, client_->step);
+  return HandleAccess::make<Snapshot>(number, client_->step.load(std::memory_order_relaxed));
 }
 
 void Trainer::stop(const Checkpoint& best) {

@@ -3,6 +3,7 @@
 // handles whose facts the judge sends; the version and the failed workers are the judge's, as of
 // its last batch (they change at events only, never inside a call).
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <overlap/param_server.hpp>
 #include <vector>
@@ -22,8 +23,20 @@ class Client {
   Client() : cluster(new Cluster(*this)) {}
 
   const wire::Hello hello = client::read_hello<wire::Hello>();
-  wire::State state{0, std::vector<bool>(hello.workers(), false)};  // as of the last batch
+  // The values read for free, as of the last batch. Updated in place, never reallocated, each a
+  // lock-free atomic: a read from anywhere (a signal handler that samples progress included)
+  // sees the old value or the new one, never memory being freed.
+  std::atomic<int> version{0};
+  const std::unique_ptr<std::atomic<bool>[]> failed { new std::atomic<bool>[hello.workers()] {} };
   std::unique_ptr<Cluster> cluster;
+
+  void update(const wire::State& state) {
+    version.store(state.version, std::memory_order_relaxed);
+    const std::size_t workers = std::min<std::size_t>(state.failed.size(), hello.workers());
+    for (std::size_t w = 0; w < workers; ++w) {
+      failed[w].store(state.failed[w], std::memory_order_relaxed);
+    }
+  }
 };
 
 }  // namespace detail
@@ -40,7 +53,7 @@ void Cluster::run_parallel(int n, const std::function<void(int)>& body) {
 }
 
 double Worker::ms_per_gradient() const { return client_->hello.ms_per_gradient.at(index_); }
-bool Worker::failed() const { return client_->state.failed.at(index_); }
+bool Worker::failed() const { return client_->failed[index_].load(std::memory_order_relaxed); }
 
 void Worker::start_pull(Handler<Weights> handler) {
   client::call(client::request(wire::pull, "Worker::pull", wire::Pull{index_}), std::move(handler),
@@ -58,7 +71,7 @@ void Worker::start_push(Gradient gradient, Handler<> handler) {
                std::move(handler));
 }
 
-int ParameterServer::version() const { return client_->state.version; }
+int ParameterServer::version() const { return client_->version.load(std::memory_order_relaxed); }
 
 void ParameterServer::start_apply_average(std::vector<Gradient> gradients, Handler<> handler) {
   // The world reads the list in order and ends the call at the first empty gradient, repeated
@@ -78,6 +91,6 @@ void overlap::client::start(const Entry<param_server::Cluster>& entry) {
   static param_server::detail::Client world;
   Connection::get().add_category(param_server::category());
   on_state<param_server::wire::State>(
-      [](param_server::wire::State state) { world.state = std::move(state); });
+      [](const param_server::wire::State& state) { world.update(state); });
   run(entry, {world.cluster.get()});
 }
