@@ -9,7 +9,6 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -340,6 +339,17 @@ Commands commands_of(const Recipe& recipe, const std::string& exercise, const St
   return c;
 }
 
+// The compiler's messages as the candidate reads them: without the namespaces it read the copy,
+// and the messages get the file's name back.
+std::string messages(std::string log, const Staging& s) {
+  const std::string copy = s.copy.string(), file = s.file.string();
+  for (std::size_t at = 0; (at = log.find(copy, at)) != log.npos;) {
+    log.replace(at, copy.size(), file);
+    at += file.size();
+  }
+  return log;
+}
+
 // The roots the steps run in: the compile and the preprocessing read the kit's public headers,
 // the client's entry and the protocol, the precompiled header and the copy at the file's path;
 // the link reads its object alone.
@@ -440,8 +450,7 @@ std::optional<BuildFailure> assemble(const Commands& c, const Roots* roots, cons
 // The link, in what is left of the build's time (a second at least).
 std::variant<Built, BuildFailure> link(const Commands& c, const Roots* roots, const Staging& s,
                                        const std::string& log,
-                                       std::chrono::steady_clock::time_point deadline,
-                                       const std::function<std::string(std::string)>& messages) {
+                                       std::chrono::steady_clock::time_point deadline) {
   const double left =
       std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
   Step link_step(c.link, roots ? &roots->linking : nullptr, log, std::max(left, 1.0));
@@ -449,7 +458,7 @@ std::variant<Built, BuildFailure> link(const Commands& c, const Roots* roots, co
       std::max(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(1)));
   check_started(log);
   if (over_output_limit(s.out, {linked})) return too_big();
-  if (linked != 0) return BuildFailure{messages(read_file(log))};
+  if (linked != 0) return BuildFailure{messages(read_file(log), s)};
   return Built{c.program.string()};
 }
 
@@ -471,15 +480,6 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
               build_root(staged.out)};
   if (namespaces) prepare_roots(roots, commands, staged, recipe.pch);
   const Roots* in_roots = namespaces ? &roots : nullptr;
-  // Without the namespaces the compiler read the copy: its messages get the file's name back.
-  const auto messages = [&](std::string log) {
-    const std::string copy = staged.copy.string(), file = staged.file.string();
-    for (std::size_t at = 0; !namespaces && (at = log.find(copy, at)) != log.npos;) {
-      log.replace(at, copy.size(), file);
-      at += file.size();
-    }
-    return log;
-  };
 
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -490,11 +490,11 @@ std::variant<Built, BuildFailure> build_submission(const std::string& exercise,
                         std::to_string(static_cast<int>(real_seconds)) + " s"};
   }
   if (auto refused = admit(source, commands, compiled, staged, recipe.pch)) return *refused;
-  if (compiled.compile != 0) return BuildFailure{messages(read_file(compiled.log))};
+  if (compiled.compile != 0) return BuildFailure{messages(read_file(compiled.log), staged)};
   if (!commands.assemble.empty()) {
     if (auto failed = assemble(commands, in_roots, staged, compiled.log, deadline)) return *failed;
   }
-  return link(commands, in_roots, staged, compiled.log, deadline, messages);
+  return link(commands, in_roots, staged, compiled.log, deadline);
 }
 
 }  // namespace overlap::judge
