@@ -14,7 +14,6 @@
 #include <stdexcept>
 
 #include "../judge/files.hpp"
-#include "../judge/options.hpp"
 
 extern char** environ;
 
@@ -24,19 +23,6 @@ namespace {
 
 // What the record keeps of either stream: a report is far smaller; the rest is passed on only.
 constexpr std::size_t kKept = 8 << 20;
-
-// The JSON report the judge will write: the one `args` name, or "" when they name none (or are
-// not the judge's: then the judge says so, and writes nothing).
-std::string json_named(const std::vector<std::string>& args) {
-  std::vector<char*> argv = {const_cast<char*>("overlap-judge")};
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  try {
-    const auto parsed = judge::parse_options(static_cast<int>(argv.size()), argv.data());
-    return parsed.count("json") ? parsed["json"].as<std::string>() : "";
-  } catch (const judge::OptionError&) {
-    return "";
-  }
-}
 
 // A temporary file's name of this process's own, removed when it goes.
 class TemporaryFile {
@@ -101,9 +87,10 @@ void drain(Pipe& out, Pipe& err, JudgeRun& run, bool pass_through) {
 
 }  // namespace
 
-JudgeRun run_judge(const std::string& judge, std::vector<std::string> args, bool pass_through) {
+JudgeRun run_judge(const std::string& judge, std::vector<std::string> args,
+                   const std::string& named_report, bool pass_through) {
   std::optional<TemporaryFile> own_report;
-  std::string report = json_named(args);
+  std::string report = named_report;
   if (report.empty()) {
     own_report.emplace();
     report = own_report->path();

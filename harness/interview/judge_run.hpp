@@ -17,8 +17,10 @@ struct JudgeRun {
   std::optional<boost::json::object> report;  // its JSON report, when it wrote one
 };
 
-// Runs `judge` with `args` (the exercise first); adds `--json` to a file of its own unless `args`
-// name one. With `pass_through`, the judge's output reaches this program's as it comes.
-JudgeRun run_judge(const std::string& judge, std::vector<std::string> args, bool pass_through);
+// Runs `judge` with `args` (the exercise first). `report` is the JSON report `args` name, or ""
+// for none: then `--json` to a file of this run's own is added. With `pass_through`, the judge's
+// output reaches this program's as it comes.
+JudgeRun run_judge(const std::string& judge, std::vector<std::string> args,
+                   const std::string& report, bool pass_through);
 
 }  // namespace overlap::interview

@@ -118,10 +118,11 @@ json::value export_json(const std::string& exercise, const Record& record) {
                       {"events", std::move(events)}};
 }
 
-// What a grade's options say of the record: the file graded (--saved, or else --submission) and
-// the scenarios asked for.
+// What a grade's options say of the record: the file graded (--saved, or else --submission), the
+// scenarios asked for, and the JSON report asked for ("" for none).
 struct GradeAsked {
   std::string file;
+  std::string report;
   std::string scenario;
   std::uint64_t seed = worlds::kPublicSeed;
   int generated = worlds::kDefaultGenerated;
@@ -139,6 +140,7 @@ GradeAsked asked_of(const std::vector<std::string>& judge_args) {
   for (const char* option : {"saved", "submission"}) {
     if (asked.file.empty() && args.count(option)) asked.file = args[option].as<std::string>();
   }
+  if (args.count("json")) asked.report = args["json"].as<std::string>();
   if (args.count("scenario")) asked.scenario = args["scenario"].as<std::string>();
   if (args.count("seed")) asked.seed = args["seed"].as<std::uint64_t>();
   asked.generated = args["generated"].as<int>();
@@ -148,9 +150,9 @@ GradeAsked asked_of(const std::vector<std::string>& judge_args) {
 // A file over this is refused by the judge unread, and recorded without its text.
 constexpr std::uintmax_t kMaxSourceBytes = 16 << 20;
 
-// The judge's own lines ("overlap: building the submission ...") left out of what it printed on
-// standard error: the compiler's messages.
-std::string compiler_messages(const std::string& messages) {
+// What the judge printed on standard error without its own lines ("overlap: building the
+// submission ..."): the compiler's messages, or what the build refused.
+std::string without_the_judges_lines(const std::string& messages) {
   std::istringstream in(messages);
   std::string out;
   for (std::string line; std::getline(in, line);) {
@@ -159,10 +161,11 @@ std::string compiler_messages(const std::string& messages) {
   return out;
 }
 
-// Runs the judge on a version of the candidate's file and records the grade in `session` at
-// `time`: a grade it reported (exit 0 or 1) with its tiers, or one that did not build (exit 3)
-// with the compiler's messages; a usage or grader error records nothing. The judge's exit code.
-int grade_into(const fs::path& session, const std::string& judge_program,
+// Runs the judge on a version of the candidate's file and records the grade in `session` (when
+// there is one) at `time`: a grade it reported (exit 0 or 1) with its tiers, or one that did not
+// build (exit 3) with the compiler's messages; a usage or grader error records nothing. The
+// judge's exit code.
+int grade_into(const std::optional<fs::path>& session, const std::string& judge_program,
                const std::string& exercise, const std::vector<std::string>& judge_args,
                std::int64_t time, bool pass_through) {
   const GradeAsked asked = asked_of(judge_args);
@@ -173,13 +176,15 @@ int grade_into(const fs::path& session, const std::string& judge_program,
   }
   std::vector<std::string> args = {exercise};
   args.insert(args.end(), judge_args.begin(), judge_args.end());
-  const JudgeRun run = run_judge(judge_program, args, pass_through);
+  const JudgeRun run = run_judge(judge_program, args, asked.report, pass_through);
+  if (!session) return run.exit;
   try {
     if (run.exit == 3) {
-      append(session, build_failure_event(source.value_or(""), time, asked.seed, asked.scenario,
-                                          asked.generated, compiler_messages(run.messages)));
+      append(*session,
+             build_failure_event(source.value_or(""), time, asked.seed, asked.scenario,
+                                 asked.generated, without_the_judges_lines(run.messages)));
     } else if (run.report && source) {
-      append(session,
+      append(*session,
              grade_event(*run.report, *source, time, asked.scenario, asked.generated, run.printed));
     } else if (run.exit == 0 || run.exit == 1) {
       throw std::runtime_error("the judge graded without a report to record");
@@ -582,18 +587,14 @@ int grade_command(int argc, char** argv) {
   const po::variables_map args = parse(split, argv, options);
   if (!args.count("judge")) throw UsageError("grade needs the judge: --judge FILE");
   const std::vector<std::string> judge_args(argv + std::min(split + 1, argc), argv + argc);
-  const std::string exercise = args["exercise"].as<std::string>();
-  fs::path session;
+  std::optional<fs::path> session;
   try {
     session = current_session(sessions_of(args));
   } catch (const std::exception& e) {
     fmt::print(stderr, "overlap: the session cannot record this grade: {}\n", e.what());
-    std::vector<std::string> all = {exercise};
-    all.insert(all.end(), judge_args.begin(), judge_args.end());
-    return run_judge(args["judge"].as<std::string>(), all, true).exit;
   }
-  return grade_into(session, args["judge"].as<std::string>(), exercise, judge_args, now_seconds(),
-                    true);
+  return grade_into(session, args["judge"].as<std::string>(), args["exercise"].as<std::string>(),
+                    judge_args, now_seconds(), true);
 }
 
 int card_command(int argc, char** argv) {

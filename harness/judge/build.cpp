@@ -251,6 +251,8 @@ BuildFailure too_big() {
 
 }  // namespace
 
+bool builds_with_clang() { return kClang; }
+
 std::string launcher_of(const std::string& exercise) {
   const Recipe recipe = load_recipe();
   if (!recipe.launcher.contains(exercise)) {

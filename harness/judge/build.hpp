@@ -20,6 +20,10 @@ struct BuildFailure {
   std::string message;  // the compiler's messages, or what was refused and why
 };
 
+// Whether this judge builds with clang++ (admitted by the compiler's own parse), else g++
+// (admitted by the assembly text it writes, and only in the namespaces).
+bool builds_with_clang();
+
 // The program that confines the process and loads a submission of `exercise`
 // (sandbox/launcher_main.cpp). Throws std::runtime_error when the recipe has none (a grader
 // error).

@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "../sandbox/empty_root.hpp"
+#include "build.hpp"
 #include "options.hpp"
 
 namespace overlap::judge {
@@ -73,9 +74,7 @@ void check_report_files(const po::variables_map& args, const std::string& source
 }
 
 // The family of the compiler this judge builds with: each has its own judge and build folder.
-std::string own_compiler() {
-  return std::string_view(OVERLAP_COMPILER).starts_with("g++") ? "gcc" : "clang";
-}
+std::string own_compiler() { return builds_with_clang() ? "clang" : "gcc"; }
 
 void check_compiler(const po::variables_map& args) {
   if (!args.count("compiler")) return;
