@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "posts.hpp"
 #include "threads.hpp"
 
 namespace overlap::client {
@@ -91,6 +92,8 @@ Connection::Connection()
     fail("the judge speaks another protocol version");
   }
   hello_->text();  // the exercise's name: the program was built for it, the judge checked that
+  watch_posts(io_);
+  note_judge_descriptors({kFromJudge, kToJudge});
 }
 
 void Connection::add_category(const boost::system::error_category& category) {
@@ -144,54 +147,68 @@ void Connection::actor_done(int actor, std::exception_ptr error) {
 }
 
 std::size_t Connection::run_ready() {
-  // poll() returns when nothing is ready, or early when the context stopped: the submission
-  // called stop() (then run on, so that a stop() can neither hide work nor fake an idle client),
-  // or the context's outstanding work fell to zero, which the client's own reserve (work_)
-  // rules out unless the submission called on_work_finished() without on_work_started().
+  // One handler at a time, each followed by a wait for the submission's other threads: what one
+  // of them posts while train's thread waits lands after what train's thread posted, never
+  // between, whatever real time does. poll_one() runs nothing when nothing is ready, or when
+  // the context stopped: the submission called stop() (then run on, so that a stop() can neither
+  // hide work nor fake an idle client), or the context's outstanding work fell to zero, which the
+  // client's own reserve (work_) rules out unless the submission called on_work_finished()
+  // without on_work_started().
   std::size_t ran = 0;
   for (;;) {
     io_.restart();
     std::size_t now = 0;
     try {
-      now = io_.poll();
+      now = io_.poll_one();
     } catch (...) {
       // Thrown out of a completion handler, not out of train: the run ends with it.
       actor_done(-1, std::current_exception());
       flush();
       wait_for_end();
     }
-    ran += now;
-    if (!io_.stopped()) return ran;
-    // No handler ran, so none called stop(): poll() found no outstanding work at all.
-    if (now == 0) {
-      out_.append(frame(Frame::work_count).frame());
-      {
-        const std::lock_guard lock(write_mutex_);
-        judge_.write(out_, kForever);
-      }
-      wait_for_end();
+    if (now != 0) {
+      ++ran;
+      wait_for_other_threads();
+      continue;
     }
+    if (!io_.stopped()) return ran;
+    // No handler ran, so none called stop(): poll_one() found no outstanding work at all.
+    end_with(frame(Frame::work_count));
   }
 }
 
-void Connection::run_until_idle() {
-  run_ready();
-  bool told = false;
+void Connection::wait_for_other_threads() {
   for (;;) {
-    // Once no other thread can act, what they posted before they blocked is ready: idle only
-    // when a last look finds nothing to run.
-    if (other_threads_quiet()) {
-      if (run_ready() == 0) return;
-      continue;
+    const OtherThreads others = read_other_threads();
+    if (others.kind == OtherThreads::quiet) break;
+    if (others.kind == OtherThreads::waits_on_judge) {
+      end_with(frame(Frame::waits_on_judge).integer(others.thread));
     }
-    if (!std::exchange(told, true)) {
+    if (!std::exchange(told_busy_, true)) {
       // The judge's deadline may end this wait: it says why the instant never ended.
       const std::lock_guard lock(write_mutex_);
       judge_.write(frame(Frame::threads_busy).frame(), kForever);
     }
     std::this_thread::yield();
-    run_ready();
   }
+  if (posted_from_two_threads()) end_with(frame(Frame::posts_from_threads));
+}
+
+void Connection::run_until_idle() {
+  // Once no other thread can act, what they posted before they blocked is ready: idle only when
+  // a last look finds nothing to run.
+  do {
+    wait_for_other_threads();
+  } while (run_ready() != 0);
+}
+
+void Connection::end_with(const protocol::Writer& misuse) {
+  out_.append(misuse.frame());
+  {
+    const std::lock_guard lock(write_mutex_);
+    judge_.write(out_, kForever);
+  }
+  wait_for_end();
 }
 
 void Connection::flush() {
@@ -199,6 +216,7 @@ void Connection::flush() {
   const std::lock_guard lock(write_mutex_);
   if (judge_.write(out_, kForever) != protocol::Io::done) leave();
   out_.clear();
+  told_busy_ = false;
 }
 
 void Connection::receive_batch() {

@@ -75,8 +75,12 @@ class Connection {
   Connection();
   void receive_batch();
   std::size_t run_ready();  // the handlers it ran
-  void run_until_idle();    // until no handler is ready and no other thread can act
+  // Until no other thread of the submission can act, or it misused them (the run ends).
+  void wait_for_other_threads();
+  void run_until_idle();  // until no handler is ready and no other thread can act
   void flush();
+  // Sends what is pending and `misuse` (the judge ends the run with it), then waits for the end.
+  [[noreturn]] void end_with(const protocol::Writer& misuse);
   [[noreturn]] void wait_for_end();
   [[noreturn]] void leave();
 
@@ -98,6 +102,7 @@ class Connection {
   std::thread::id owner_;
   std::mutex write_mutex_;  // the owner's batches and a foreign thread's one frame
   std::atomic<bool> foreign_call_told_{false};
+  bool told_busy_ = false;  // the judge heard, in this batch, that it waits for other threads
 };
 
 // What an exception says, for the report: a system_error with its prefix, others their what().

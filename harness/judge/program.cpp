@@ -150,6 +150,7 @@ int Program::reap(protocol::Clock::time_point deadline) {
       if (!ended) throw std::runtime_error("the sandbox's host did not end the program");
     }
     started_ = ended->loaded;
+    threads_refused_ = ended->threads_refused;
     return ended->status;
   }
   int status = 0;
@@ -177,9 +178,16 @@ worlds::Link::Status Program::receive(std::string& body) {
 }
 
 std::pair<std::string, std::string> Program::ended(Status why) {
-  if (why == Status::timeout) {
-    kill_program();
-    reap(protocol::Clock::time_point::max());
+  const bool timed_out = why == Status::timeout;
+  if (timed_out) kill_program();
+  // The program closed its pipe (it died, or exited in the middle of the run), or ran out of time.
+  const int status = reap(timed_out ? protocol::Clock::time_point::max() : deadline_);
+  // The host killed it for a thread past the bound: that is why it ended, whatever the program
+  // did with the error or its end would suggest.
+  if (threads_refused_) {
+    return {"sandbox", sandbox::describe_refusal(sandbox::kTooManyThreads)};
+  }
+  if (timed_out) {
     return {"time-limit",
             fmt::format("no answer after {:g} s of real time: a loop that never waits on a "
                         "simulated operation, one whose calls all fail or end at once, or a wait "
@@ -187,8 +195,6 @@ std::pair<std::string, std::string> Program::ended(Status why) {
                         "when every actor waits on the cluster",
                         real_seconds_)};
   }
-  // The program closed its pipe: it died, or exited in the middle of the run.
-  const int status = reap(deadline_);
   // The sandbox's handler reports on its pipe, then exits 128 + SIGSYS: a report without that
   // exit was written by the submission itself, and says nothing.
   const bool refused_call = WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGSYS;

@@ -43,7 +43,7 @@ class Program final : public worlds::Link {
   void connect(int to[2], int from[2]);  // the channel, once the program has its ends
   void kill_program();
   // The program's wait status (as the host saw it, or the debugger's own); kills past the
-  // deadline. Sets started_ from what the host saw.
+  // deadline. Sets started_ and threads_refused_ from what the host saw.
   int reap(protocol::Clock::time_point deadline);
   void end_program();           // a moment to exit, then the group killed
   std::string refusal() const;  // the sandbox's report of a refused system call, or ""
@@ -59,6 +59,7 @@ class Program final : public worlds::Link {
   // Whether the submission was loaded: the host's word on a graded run; a debugged run has none
   // (its exit 127 is the launcher's, as the debugger starts it).
   std::optional<bool> started_;
+  bool threads_refused_ = false;  // the host refused a thread past the bound (graded runs only)
   int to_program_ = -1;
   int from_program_ = -1;
   int refusals_ = -1;

@@ -111,7 +111,9 @@ std::optional<SandboxHost::Ended> SandboxHost::wait(protocol::Clock::time_point 
     if (n <= 0) continue;
     sandbox::HostReport report{};
     const ssize_t got = ::recv(socket_, &report, sizeof report, 0);
-    if (got == sizeof report) return Ended{report.status, report.loaded == 1};
+    if (got == sizeof report) {
+      return Ended{report.status, report.loaded == 1, report.threads_refused == 1};
+    }
     if (got < 0 && errno == EINTR) continue;
     throw std::runtime_error("the sandbox's host is gone (its output says why)");
   }

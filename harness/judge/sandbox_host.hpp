@@ -29,8 +29,9 @@ class SandboxHost {
   void kill();  // the running program, if it still runs
   // How a program ended, as the host saw it.
   struct Ended {
-    int status = 0;       // its wait status
-    bool loaded = false;  // it went on to load the submission (else it never started)
+    int status = 0;                // its wait status
+    bool loaded = false;           // it went on to load the submission (else it never started)
+    bool threads_refused = false;  // the host refused a thread past the bound, and killed it
   };
   // The program's end once it has ended, or nothing at `deadline`. Throws std::runtime_error
   // when the host is gone (a grader error: its output says why).

@@ -2,7 +2,8 @@
 //
 //   judge -> client   hello, then batches: (state | completion)* go, ..., then end.
 //   client -> judge   batches: (call | cancel | returned | threw | threads_busy)* idle, or
-//                     work_count, after which the client only waits for `end`.
+//                     ending in a misuse the client saw (work_count, posts_from_threads,
+//                     waits_on_judge), after which it only waits for `end`.
 //
 // Lock-step: the client runs the submission's handlers until none is ready and no other thread of
 // the submission can act, then sends what it asked for since its last batch, ended by `idle`,
@@ -37,8 +38,11 @@ enum class Frame : std::uint16_t {
   idle = 20,          // the batch is complete: nothing more is ready to run
   foreign_call = 21,  // an operation's name: called from a thread other than train's (refused)
   threads_busy = 22,  // the batch waits for a thread of the submission that runs or waits with a
-                      // timeout, or for an armed timer (client/threads.hpp)
+                      // timeout (client/threads.hpp)
   work_count = 23,    // the context's outstanding work fell below the client's reserve
+  posts_from_threads = 24,  // two or more threads of the submission's own posted to train's
+                            // context within this instant (client/posts.hpp)
+  waits_on_judge = 25,      // thread N (1 for the first started) waits on a judge's descriptor
   // both ways, on the pipe only (channel.hpp)
   wake = 30,  // the ring to a side asleep on its pipe has bytes
 };

@@ -11,8 +11,10 @@ namespace overlap::sandbox {
 // (a pipe the judge reads once the program is over), then ends the process.
 inline constexpr int kRefusalFd = 5;
 
-// The threads a submission may have alive at once (thread_limit.cpp). A thread past them is
-// reported on kRefusalFd as this number, which names no system call.
+// The threads a submission may have alive at once besides its main thread, counted by the
+// sandbox's host (thread_watch.hpp), which refuses the clone of one past them, whatever the
+// route (std::thread, the C library's pthread_create, a raw clone). The judge names that
+// refusal by this number, which names no system call (refusal.hpp).
 inline constexpr int kMaxThreads = 256;
 inline constexpr int kTooManyThreads = -2;
 
@@ -22,5 +24,12 @@ inline constexpr int kSanitizerExit = 125;
 // Installs the SIGSYS handler and the filter for this process and every thread it starts. Once
 // in force it cannot be lifted, nor the handler replaced. Throws std::runtime_error on failure.
 void install_filter();
+
+// The thread watch, for this process and every thread it starts: each clone of a thread and
+// each end of one (exit, not exit_group) waits until the holder of the returned descriptor (a
+// seccomp listener) answers it. Installed by the host in each program it starts, before the
+// filter above, which it does not loosen: stacked, the stricter action wins. Throws
+// std::runtime_error on failure.
+int install_thread_watch();
 
 }  // namespace overlap::sandbox

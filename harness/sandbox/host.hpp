@@ -6,9 +6,9 @@
 // The judge and the host talk on a socket pair (SOCK_SEQPACKET, a message a datagram): the
 // judge sends `start` with the program's descriptors (SCM_RIGHTS) or `kill`; the host answers
 // each program's end with its wait status. The host holds nothing of a run once it has started
-// it, so the judge sees the program's end (its pipes close) when it comes. The program cannot
-// reach the host: the filter refuses signals to other processes, tracing and opening files for
-// writing.
+// it but the count of its threads (thread_watch.hpp), so the judge sees the program's end (its
+// pipes close) when it comes. The program cannot reach the host: the filter refuses signals to
+// other processes, tracing and opening files for writing.
 #pragma once
 
 #include <sys/socket.h>
@@ -53,13 +53,14 @@ struct RequestMessage {
 inline constexpr int kLoadedFd = 7;
 
 struct HostReport {
-  std::int32_t status;  // the program's wait status
-  std::int32_t loaded;  // 1 when the launcher went on to load the submission
+  std::int32_t status;           // the program's wait status
+  std::int32_t loaded;           // 1 when the launcher went on to load the submission
+  std::int32_t threads_refused;  // 1 when the host refused a thread past kMaxThreads, and killed it
 };
 
 // In the launcher, as the host: serves the judge on kHostSocketFd until it goes away, then
-// exits. Returns only in a program it started, with its descriptors in place and the CPU
-// seconds it may use.
+// exits. Returns only in a program it started, with its descriptors in place, its thread watch
+// in force, and the CPU seconds it may use.
 int serve_as_host();
 
 }  // namespace overlap::sandbox

@@ -3,8 +3,10 @@
 // privileges, the system-call filter) and connects to the judge. So not even a static
 // constructor of the submission runs unconfined, or finds the connection half made.
 //   overlap-launcher-<exercise> host            the sandbox's host for a grade (host.hpp): each
-//                                               program it starts goes on below, graded
-//   overlap-launcher-<exercise> SUBMISSION.so   one program, under a debugger (no limits)
+//                                               program it starts goes on below, graded, its
+//                                               threads counted by the host
+//   overlap-launcher-<exercise> SUBMISSION.so   one program, under a debugger (no limits, no
+//                                               count of its threads)
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/prctl.h>
@@ -44,7 +46,8 @@ constexpr rlim_t kAddressSpace = rlim_t{2} << 30;  // bytes
 constexpr rlim_t kOpenFiles = 64;
 constexpr int kObjectFd = 8;  // where the host puts the submission's object (host.hpp)
 // Processes of this user in the sandbox's user namespace: the threads, the host and the
-// namespace's first process, with a margin (thread_limit.cpp refuses past kMaxThreads first).
+// namespace's first process, with a margin. The kernel's bound behind the host's, which refuses
+// a thread past kMaxThreads first (thread_watch.hpp).
 constexpr rlim_t kProcesses = overlap::sandbox::kMaxThreads + 16;
 
 [[noreturn]] void fail(const std::string& why) {

@@ -14,8 +14,9 @@
 # (KINDS= for none). MAKESPANS pins makespans
 # exactly (virtual time): every pin must name a scenario graded, and when the run grades every
 # named scenario (no --scenario in ARGS), every named one must be pinned. WITHIN_MS bounds the
-# judge's real time. RUNS grades n times in all, the last with the judge and the submission
-# pinned to one CPU, each report byte-identical to the first; REPLAY grades again from the
+# judge's real time. RUNS grades n times in all, the middle ones beside a busy loop on the last
+# CPU, the last with the judge and the submission pinned to one CPU, each report byte-identical
+# to the first; REPLAY grades again from the
 # report (--replay), to the same report.
 cmake_minimum_required(VERSION 3.25)
 
@@ -154,7 +155,8 @@ if(DEFINED RUNS)
     if(run EQUAL RUNS)
       grade_again(run-${run}-on-one-cpu BEFORE taskset -c 0 AFTER ${args})
     else()
-      grade_again(run-${run} AFTER ${args})
+      grade_again(run-${run}-beside-a-busy-core
+                  BEFORE ${CMAKE_CURRENT_LIST_DIR}/with_a_busy_core.sh AFTER ${args})
     endif()
   endforeach()
 endif()

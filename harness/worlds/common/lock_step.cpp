@@ -176,13 +176,26 @@ class Run {
           break;
         case Frame::work_count:
           frame.end();
-          outcome_.failure = {
-              {"misuse",
-               "the submission's outstanding work on the client's io_context fell below the "
-               "client's own reserve: on_work_finished() without a matching on_work_started() "
-               "breaks Asio's executor contract (the context would stop with work pending)"}};
-          end();  // the client waits for it
-          return false;
+          return seen_misuse(
+              "the submission's outstanding work on the client's io_context fell below the "
+              "client's own reserve: on_work_finished() without a matching on_work_started() "
+              "breaks Asio's executor contract (the context would stop with work pending)");
+        case Frame::posts_from_threads:
+          frame.end();
+          return seen_misuse(
+              "two or more threads of the submission's own posted to train's context "
+              "at once (after one handler of train's thread): the order of their handlers, and "
+              "of the calls those make, would be real time's. Hand other threads one piece of "
+              "work a handler, or post back from one thread (a pool of one thread)");
+        case Frame::waits_on_judge: {
+          const auto thread = frame.integer(1, 1 << 20, "thread");
+          frame.end();
+          return seen_misuse(fmt::format(
+              "thread {} of the submission waits on the judge's descriptor: the "
+              "judge's frames would wake it in real time. A submission's threads wait on each "
+              "other or on train's thread, never on the connection to the judge",
+              thread));
+        }
         case Frame::idle:
           frame.end();
           threads_busy_ = false;
@@ -192,6 +205,14 @@ class Run {
       }
       frame.end();
     }
+  }
+
+  // A misuse the client saw and ended the instant with: the run ends here (the client waits
+  // for `end`).
+  bool seen_misuse(std::string message) {
+    outcome_.failure = {{"misuse", std::move(message)}};
+    end();
+    return false;
   }
 
   // The last actor's `returned`, in its place among the requests: the makespan ends here, and
