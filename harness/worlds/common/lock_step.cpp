@@ -127,9 +127,9 @@ class Run {
         if (status == Link::Status::timeout && threads_busy_) {
           outcome_.failure->second =
               "the instant never ended: a thread of the submission never blocked until the "
-              "real-time limit (it kept running, or waited with a timeout, or a timer of its "
-              "own was armed). The client lets virtual time move only once every other thread "
-              "waits, with no timeout, on train's thread or on the cluster";
+              "real-time limit (it kept running, or waited with a timeout). Train's thread goes "
+              "on only once every other thread waits, with no timeout, on train's thread or on "
+              "the cluster";
         }
         return false;
       }
