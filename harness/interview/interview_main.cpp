@@ -1,10 +1,10 @@
-// overlap-interview: an interview's record and outcome (session_cli.hpp). It runs the judge as a
+// overlap-interview: an interview's record and outcome (commands.hpp). It runs the judge as a
 // user does and reads its reports; it holds no world and never grades by itself.
 #include <fmt/format.h>
 
 #include <string_view>
 
-#include "session_cli.hpp"
+#include "commands.hpp"
 
 int main(int argc, char** argv) {
   const std::string_view command = argc > 1 ? argv[1] : "";
