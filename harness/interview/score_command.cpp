@@ -1,5 +1,7 @@
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <boost/describe/enum_from_string.hpp>
 #include <boost/json.hpp>
 #include <boost/program_options.hpp>
@@ -7,26 +9,34 @@
 #include <sstream>
 
 #include "../verdict/verdict.hpp"
+#include "../worlds/common/generated.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
+#include "grade_command.hpp"
 #include "score_rule.hpp"
 #include "session.hpp"
 
 namespace overlap::interview {
 
+namespace fs = std::filesystem;
 namespace json = boost::json;
 namespace po = boost::program_options;
 
 namespace {
 
-// "2,1" as numbers, each within [0, most]; `count` how many may be given.
-std::vector<int> marks(const std::string& text, const char* what, int most, std::size_t fewest,
-                       std::size_t count) {
-  std::vector<int> out;
+// "2,1" or "2,-" as marks, each 0 to `most` or `-` (not asked); `fewest` to `count` of them.
+std::vector<Given> marks(const std::string& text, const char* what, int most, std::size_t fewest,
+                         std::size_t count) {
+  std::vector<Given> out;
   std::istringstream in(text);
   for (std::string item; std::getline(in, item, ',');) {
+    if (item == "-") {
+      out.push_back(std::nullopt);
+      continue;
+    }
     if (item.size() != 1 || item[0] < '0' || item[0] - '0' > most) {
-      throw UsageError(fmt::format("{}: each is 0 to {}, in \"{}\"", what, most, text));
+      throw UsageError(
+          fmt::format("{}: each is 0 to {}, or - when not asked, in \"{}\"", what, most, text));
     }
     out.push_back(item[0] - '0');
   }
@@ -34,6 +44,15 @@ std::vector<int> marks(const std::string& text, const char* what, int most, std:
     throw UsageError(fmt::format("{}: give {} to {} marks, comma-separated", what, fewest, count));
   }
   return out;
+}
+
+// A flag as given: absent 0, `--flag` 1, `--flag=-` not asked.
+Given flag(const po::variables_map& args, const char* name) {
+  if (!args.count(name)) return 0;
+  const std::string value = args[name].as<std::string>();
+  if (value == "-") return std::nullopt;
+  if (value != "1") throw UsageError(fmt::format("--{} takes no value but - (not asked)", name));
+  return 1;
 }
 
 // The overall tier of a report of the session's last version on a seed the candidate never saw.
@@ -70,19 +89,74 @@ verdict::Tier unseen_tier(const std::string& file, const std::string& exercise,
   return tier;
 }
 
-// What the code score reads from the session: each scenario's latest tier (the stretch ones are
-// follow-ups; a format of one scenario reads that one alone) and the first insight hint given;
-// and the same, in words, for the printout.
+// Whether `e` grades its file on the default set: the named scenarios and the public seed's
+// generated ones, what a plain `overlap grade` runs.
+bool on_the_default_set(const Event& e) {
+  return e.kind == Event::Kind::grade && e.built && e.scenario.empty() &&
+         e.seed == worlds::kPublicSeed && e.generated == worlds::kDefaultGenerated;
+}
+
+// The session's final version: the text of its last grade that built (nullptr: none did), and
+// whether a later one did not build.
+struct Final {
+  const Event* version = nullptr;
+  bool later_not_built = false;
+};
+Final final_version(const std::vector<Event>& events) {
+  Final f;
+  for (const Event& e : events) {
+    if (e.kind != Event::Kind::grade) continue;
+    if (e.built) f.version = &e;
+    f.later_not_built = !e.built;
+  }
+  return f;
+}
+
+// The grade of the final version on the default set, if the session has one.
+const Event* final_grade(const std::vector<Event>& events, const Final& final) {
+  const Event* found = nullptr;
+  for (const Event& e : events) {
+    if (on_the_default_set(e) && e.sha256 == final.version->sha256) found = &e;
+  }
+  return found;
+}
+
+// The final version graded on the default set by the interviewer's judge, into the session.
+void grade_final(const std::string& exercise, const std::string& judge, const fs::path& session,
+                 const Event& version) {
+  const fs::path work = fs::temp_directory_path() / fmt::format("overlap-score-{}", ::getpid());
+  fs::create_directories(work);
+  const fs::path file = work / "train.cpp";
+  write_text(file, version.source);
+  const int exit = grade_into(session, judge, exercise,
+                              {"--submission", file.string(), "--submission-name",
+                               fmt::format("exercises/{}/train.cpp", exercise)},
+                              now_seconds(), false);
+  fs::remove_all(work);
+  if (exit != 0 && exit != 1) {
+    throw std::runtime_error(fmt::format(
+        "the judge could not grade the final version (exit {}): run ./overlap grade {} once to "
+        "check the kit",
+        exit, exercise));
+  }
+}
+
+// What the code score reads from the session: each scenario's tier in the final version's grade
+// on the default set (the stretch ones are follow-ups; a format of one scenario reads that one
+// alone), and the first insight hint given aloud or shown; and the same, in words.
 struct Facts {
   CodeInputs code;
   std::string tiers, hints;
-  bool last_not_built = false;
+  bool later_not_built = false;
 };
 Facts facts_of(const std::vector<Event>& events, const ExerciseRule& ex,
                const std::string* only_scenario) {
   Facts f;
-  std::map<std::string, std::pair<verdict::Tier, int>> latest;  // scenario -> tier, minute
   std::vector<std::string> hints;
+  std::vector<std::string> tiers;
+  const Final final = final_version(events);
+  f.later_not_built = final.later_not_built;
+  const Event* graded = final.version ? final_grade(events, final) : nullptr;
   for (const Step& s : steps_of(events)) {
     const Event& e = *s.event;
     if (e.kind == Event::Kind::hint) {
@@ -91,26 +165,24 @@ Facts facts_of(const std::vector<Event>& events, const ExerciseRule& ex,
         f.code.first_insight_hint_given = e.hint;
       }
     }
-    if (e.kind != Event::Kind::grade) continue;
-    f.last_not_built = !e.built;
+    if (&e != graded) continue;
     for (const ScenarioLine& l : e.scenarios) {
       if (only_scenario ? l.name == *only_scenario : !l.name.starts_with("stretch")) {
-        latest[l.name] = {l.verdict, s.minute};
+        f.code.tiers.push_back(l.verdict);
+        tiers.push_back(fmt::format("{} {}", l.name, verdict::tier_name(l.verdict)));
       }
     }
+    if (!tiers.empty()) {
+      f.tiers = fmt::format("version {}, graded at minute {}: {}", s.version, s.minute,
+                            fmt::join(tiers, ", "));
+    }
   }
-  std::vector<std::string> tiers;
-  for (const auto& [name, tier] : latest) {
-    f.code.tiers.push_back(tier.first);
-    tiers.push_back(fmt::format("{} {} ({})", name, verdict::tier_name(tier.first), tier.second));
-  }
-  f.tiers = fmt::format("{}", fmt::join(tiers, ", "));
   f.hints = fmt::format("{}", fmt::join(hints, ", "));
   return f;
 }
 
 // The interviewer's marks the format asks for: each option it needs given, none it does not.
-Marks marks_of(const po::variables_map& args, const Format& format) {
+GivenMarks marks_of(const po::variables_map& args, const Format& format) {
   const std::vector<std::string> needed = marks_needed(format);
   const auto needs = [&](const std::string& o) {
     return std::find(needed.begin(), needed.end(), o) != needed.end();
@@ -130,15 +202,17 @@ Marks marks_of(const po::variables_map& args, const Format& format) {
     throw UsageError(fmt::format(
         "the {} rule asks what only you know: give {} (--predictions A,B: each prediction 2 "
         "right, 1 partly, 0 none; --communication, --approach, --debrief 0-2; --follow-ups "
-        "A,B[,C]: each 2 good, 1 partial, 0 weak; and, when they hold, --gap-explained, "
-        "--defended, --unseen REPORT.json)",
+        "A,B[,C]: each 2 good, 1 partial, 0 weak; - for a question not asked, as in "
+        "--predictions -,-; and, when they hold, --gap-explained, --defended (=- when not "
+        "asked), --unseen REPORT.json)",
         format.name, fmt::join(missing, ", ")));
   }
   // `o` is the option as written ("--approach"); the variables map keys it without the dashes.
   const auto one = [&](const char* o) {
     return marks(args[o + 2].as<std::string>(), o, 2, 1, 1)[0];
   };
-  Marks m;
+  // Marks the format does not read are 0: never a question to ask.
+  GivenMarks m{{0, 0}, 0, {0, 0}, 0, 0};
   if (needs("--predictions")) {
     m.predictions = marks(args["predictions"].as<std::string>(), "--predictions", 2, 2, 2);
   }
@@ -148,37 +222,63 @@ Marks marks_of(const po::variables_map& args, const Format& format) {
   }
   if (needs("--approach")) m.approach = one("--approach");
   if (needs("--debrief")) m.debrief = one("--debrief");
-  m.defended = args.count("defended");
+  m.defended = flag(args, "defended");
+  m.gap_explained = flag(args, "gap-explained");
   return m;
 }
 
+std::string mark_text(const Given& g) { return g ? std::to_string(*g) : "-"; }
+
 // Each sub-score's reason, in words.
-std::string reason_of(const std::string& dimension, const Marks& m, const SubScore& code) {
+std::string reason_of(const std::string& dimension, const GivenMarks& m, const SubScore& code) {
   if (dimension == "code") return code.reason;
-  if (dimension == "misunderstanding defended") return m.defended ? "yes (--defended)" : "no";
+  if (dimension == "misunderstanding defended") {
+    return !m.defended ? "not asked" : *m.defended ? "yes (--defended)" : "no";
+  }
+  std::vector<std::string> given;
   if (dimension == "design") {
-    return fmt::format("predictions {} + {}", m.predictions[0], m.predictions[1]);
+    for (const Given& p : m.predictions) given.push_back(mark_text(p));
+    return fmt::format("predictions {}", fmt::join(given, " + "));
   }
   if (dimension.find("follow-up") != std::string::npos) {
-    return fmt::format("follow-ups {}", fmt::join(m.follow_ups, ", "));
+    for (const Given& f : m.follow_ups) given.push_back(mark_text(f));
+    return fmt::format("follow-ups {}", fmt::join(given, ", "));
   }
-  return "as you marked it";
+  const Given& g = dimension == "communication" ? m.communication
+                   : dimension == "approach"    ? m.approach
+                                                : m.debrief;
+  return g ? "as you marked it" : "not asked";
+}
+
+// The sub-score of `dimension` when some of its marks were not asked: "-".
+bool asked(const std::string& dimension, const GivenMarks& m) {
+  const auto all = [](const std::vector<Given>& v) {
+    return std::all_of(v.begin(), v.end(), [](const Given& g) { return g.has_value(); });
+  };
+  if (dimension == "code") return m.gap_explained.has_value();
+  if (dimension == "misunderstanding defended") return m.defended.has_value();
+  if (dimension == "design") return all(m.predictions);
+  if (dimension.find("follow-up") != std::string::npos) return all(m.follow_ups);
+  if (dimension == "communication") return m.communication.has_value();
+  if (dimension == "approach") return m.approach.has_value();
+  return m.debrief.has_value();
 }
 
 int score_command(int argc, char** argv) {
   po::options_description options("score options");
-  options.add_options()                            //
-      ("exercise", po::value<std::string>())       //
-      ("sessions", po::value<std::string>())       //
-      ("rule", po::value<std::string>())           //
-      ("format", po::value<std::string>())         //
-      ("predictions", po::value<std::string>())    //
-      ("communication", po::value<std::string>())  //
-      ("follow-ups", po::value<std::string>())     //
-      ("approach", po::value<std::string>())       //
-      ("debrief", po::value<std::string>())        //
-      ("gap-explained", "")                        //
-      ("defended", "")                             //
+  options.add_options()                                                 //
+      ("exercise", po::value<std::string>())                            //
+      ("sessions", po::value<std::string>())                            //
+      ("rule", po::value<std::string>())                                //
+      ("format", po::value<std::string>())                              //
+      ("predictions", po::value<std::string>())                         //
+      ("communication", po::value<std::string>())                       //
+      ("follow-ups", po::value<std::string>())                          //
+      ("approach", po::value<std::string>())                            //
+      ("debrief", po::value<std::string>())                             //
+      ("gap-explained", po::value<std::string>()->implicit_value("1"))  //
+      ("defended", po::value<std::string>()->implicit_value("1"))       //
+      ("judge", po::value<std::string>())                               //
       ("unseen", po::value<std::string>());
   const po::variables_map args = parse(argc, argv, options);
   const std::string exercise = args["exercise"].as<std::string>();
@@ -194,47 +294,76 @@ int score_command(int argc, char** argv) {
   }
   const Format& format = rule.format(format_name);
   const ExerciseRule& ex = rule.exercise(exercise);
-  const Marks marks = marks_of(args, format);
-  const Record record = current_record(sessions_of(args));
+  const GivenMarks marks = marks_of(args, format);
+  const fs::path sessions = sessions_of(args);
+  Record record = current_record(sessions);
 
+  // The code score is the final version's, on the default set, as this kit's judge grades it.
+  const Final final = final_version(record.events);
+  if (final.version && !final_grade(record.events, final)) {
+    if (!args.count("judge")) {
+      throw UsageError(
+          "the final version was never graded on the default set: give the judge that grades "
+          "it, --judge FILE");
+    }
+    grade_final(exercise, args["judge"].as<std::string>(), record.folder, *final.version);
+    record = current_record(sessions);
+  }
   const std::string* only = ex.scenario_of(format_name);
   const Facts facts = facts_of(record.events, ex, only);
   CodeInputs code_in = facts.code;
-  code_in.gap_explained = args.count("gap-explained");
   if (args.count("unseen")) {
     code_in.unseen = unseen_tier(args["unseen"].as<std::string>(), exercise, record.events);
   }
-  SubScore code = code_score(format.code, ex, code_in);
+  const auto code_for = [&](bool gap_explained) {
+    CodeInputs in = code_in;
+    in.gap_explained = gap_explained;
+    return code_score(format.code, ex, in);
+  };
+  SubScore code = code_for(marks.gap_explained.value_or(1) == 1);
   if (only && code_in.tiers.empty()) code.reason = fmt::format("`{}` never graded", *only);
-  const std::map<std::string, int> scores = sub_scores(format, code.value, marks);
+  const Reading reading = read_marks(
+      format, [&](bool gap_explained) { return code_for(gap_explained).value; }, marks);
+  // The sub-scores as the outcome reads them: each mark not asked a blank cell.
+  const std::map<std::string, int> scores = sub_scores(format, code.value, as_blank_cells(marks));
 
   fmt::print("{}: session {}, the {} rule\n", exercise, record.folder.filename().string(),
              format.name);
-  if (only) {
-    fmt::print("  scenario `{}` (latest tier, minute): {}\n", *only,
-               facts.tiers.empty() ? "never graded" : facts.tiers);
-  } else {
-    fmt::print("  scenarios (latest tier, minute): {}\n",
-               facts.tiers.empty() ? "none built" : facts.tiers);
-  }
+  const std::string where = only ? fmt::format("scenario `{}`", *only) : "the default set";
+  fmt::print("  the final version on {}: {}\n", where,
+             facts.tiers.empty() ? (final.version ? "never graded" : "none built") : facts.tiers);
   fmt::print("  hints (minute): {}\n", facts.hints.empty() ? "none" : facts.hints);
-  if (facts.last_not_built) {
-    fmt::print("  the last version graded did not build: the tiers are the last that built\n");
+  if (facts.later_not_built) {
+    fmt::print("  the last version graded did not build: the final version is the last that did\n");
   }
   for (const Dimension& d : format.dimensions) {
+    if (!asked(d.name, marks)) {
+      fmt::print("  {:<27} -  not asked: a blank cell ({})\n", d.name,
+                 reason_of(d.name, marks, code));
+      continue;
+    }
     const int value = scores.at(d.name);
     const auto row = row_of(format, d.name, value);
     fmt::print("  {:<27} {}  row {}: {}\n", d.name, value,
                row ? format.outcomes[*row].name : "none (the rule's data has a hole)",
                reason_of(d.name, marks, code));
   }
-  const std::vector<std::size_t> holding = outcomes_holding(format, scores);
-  if (holding.size() != 1) {
-    fmt::print(stderr, "overlap: the rule gives {} outcomes here: its data is not total\n",
-               holding.size());
-    return kRecordError;
+  std::string outcome = format.outcomes[reading.outcome].name;
+  if (!reading.deciding.empty()) {
+    std::vector<std::string> lower;
+    for (const Reading::Deciding& d : reading.deciding) {
+      lower.push_back(fmt::format("{} if {}", format.outcomes[d.outcome].name, d.when));
+    }
+    outcome += fmt::format("; {}: ask {}", fmt::join(lower, "; "),
+                           reading.deciding.size() == 1 ? "that question" : "those questions");
   }
-  fmt::print("outcome: {}\n", format.outcomes[holding.front()].name);
+  fmt::print("outcome: {}\n", outcome);
+  if (reading.lowest != reading.outcome &&
+      std::none_of(reading.deciding.begin(), reading.deciding.end(),
+                   [&](const Reading::Deciding& d) { return d.outcome == reading.lowest; })) {
+    fmt::print("  at the lowest, every question not asked answered badly: {}\n",
+               format.outcomes[reading.lowest].name);
+  }
   return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <boost/json.hpp>
 #include <fstream>
 #include <numeric>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -366,6 +367,131 @@ std::map<std::string, int> sub_scores(const Format& f, int code, const Marks& ma
     out[d.name] = d.name == "code" ? code : input_of(d.name).score(marks);
   }
   return out;
+}
+
+namespace {
+
+// One question of the marks: its slots in a GivenMarks, the most each may be, the value that
+// leaves its cell at its best, and how to say a condition on it.
+struct Question {
+  std::vector<Given*> slots;
+  int most = 2;
+  int best = 2;
+  std::string (*when)(const std::string& values);
+};
+
+// "0–1", "0, 2": a sorted set of values, runs shortened.
+std::string values_text(const std::set<int>& values) {
+  std::vector<std::string> parts;
+  for (auto it = values.begin(); it != values.end();) {
+    int last = *it;
+    auto next = std::next(it);
+    while (next != values.end() && *next == last + 1) last = *next++;
+    parts.push_back(last == *it ? std::to_string(*it) : fmt::format("{}–{}", *it, last));
+    it = next;
+  }
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+std::vector<Question> questions_of(GivenMarks& m) {
+  std::vector<Question> out;
+  const auto slots = [](std::vector<Given>& v) {
+    std::vector<Given*> p;
+    for (Given& g : v) p.push_back(&g);
+    return p;
+  };
+  out.push_back({slots(m.predictions), 2, 2,
+                 [](const std::string& v) { return "the predictions add up to " + v; }});
+  out.push_back(
+      {{&m.communication}, 2, 2, [](const std::string& v) { return "communication is " + v; }});
+  out.push_back({slots(m.follow_ups), 2, 2,
+                 [](const std::string& v) { return "the follow-ups add up to " + v; }});
+  out.push_back({{&m.approach}, 2, 2, [](const std::string& v) { return "the approach is " + v; }});
+  out.push_back({{&m.debrief}, 2, 2, [](const std::string& v) { return "the debrief is " + v; }});
+  out.push_back({{&m.defended}, 1, 0, [](const std::string&) {
+                   return std::string("a misunderstanding was defended");
+                 }});
+  out.push_back({{&m.gap_explained}, 1, 1, [](const std::string&) {
+                   return std::string("the slower scenario goes unexplained");
+                 }});
+  // Only the slots not asked are the question's to fill.
+  for (Question& q : out) {
+    std::erase_if(q.slots, [](const Given* g) { return g->has_value(); });
+  }
+  std::erase_if(out, [](const Question& q) { return q.slots.empty(); });
+  return out;
+}
+
+Marks complete(const GivenMarks& g) {
+  Marks m;
+  for (const Given& p : g.predictions) m.predictions.push_back(p.value_or(0));
+  for (const Given& f : g.follow_ups) m.follow_ups.push_back(f.value_or(0));
+  m.communication = g.communication.value_or(0);
+  m.approach = g.approach.value_or(0);
+  m.debrief = g.debrief.value_or(0);
+  m.defended = g.defended.value_or(0) == 1;
+  return m;
+}
+
+std::size_t row_for(const Format& f, const std::function<int(bool)>& code, const GivenMarks& g) {
+  const std::vector<std::size_t> rows =
+      outcomes_holding(f, sub_scores(f, code(g.gap_explained.value_or(0) == 1), complete(g)));
+  if (rows.size() != 1) malformed("the rule gives no single outcome for some marks");
+  return rows.front();
+}
+
+// Calls `each` with every filling of `slots` with values 0..most.
+void fill(const std::vector<Given*>& slots, int most, const std::function<void()>& each,
+          std::size_t from = 0) {
+  if (from == slots.size()) return each();
+  for (int v = 0; v <= most; ++v) {
+    *slots[from] = v;
+    fill(slots, most, each, from + 1);
+  }
+}
+
+}  // namespace
+
+Marks as_blank_cells(const GivenMarks& given) {
+  GivenMarks m = given;
+  for (const Question& q : questions_of(m)) {
+    for (Given* slot : q.slots) *slot = q.best;
+  }
+  return complete(m);
+}
+
+Reading read_marks(const Format& f, const std::function<int(bool)>& code, const GivenMarks& given) {
+  GivenMarks m = given;
+  const std::vector<Question> questions = questions_of(m);
+  for (const Question& q : questions) {
+    for (Given* slot : q.slots) *slot = q.best;
+  }
+  Reading r;
+  r.outcome = r.lowest = row_for(f, code, m);
+  std::vector<Given*> all;
+  for (const Question& q : questions) all.insert(all.end(), q.slots.begin(), q.slots.end());
+  // Every filling: flags (most 1) and marks (most 2) alike, the flags' 2 read as 1.
+  fill(all, 2, [&] {
+    GivenMarks filled = m;
+    for (Given* g : {&filled.defended, &filled.gap_explained}) *g = std::min(**g, 1);
+    r.lowest = std::max(r.lowest, row_for(f, code, filled));
+  });
+  // Each question alone, the others at their best: when it lowers the outcome.
+  for (const Question& q : questions) {
+    for (const Question& other : questions) {
+      for (Given* slot : other.slots) *slot = other.best;
+    }
+    std::map<std::size_t, std::set<int>> lowered;  // outcome -> the question's sums giving it
+    fill(q.slots, q.most, [&] {
+      const std::size_t row = row_for(f, code, m);
+      if (row == r.outcome) return;
+      int sum = 0;
+      for (const Given* slot : q.slots) sum += **slot;
+      lowered[row].insert(sum);
+    });
+    for (const auto& [row, sums] : lowered) r.deciding.push_back({row, q.when(values_text(sums))});
+  }
+  return r;
 }
 
 int weak_follow_ups(const std::vector<int>& follow_ups) {

@@ -8,6 +8,7 @@
 // the outcomes are independent conditions, not a chain of else-ifs.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -127,6 +128,39 @@ struct Marks {
   int debrief = 0;              // the debrief question
   bool defended = false;        // a misunderstanding defended
 };
+
+// A mark as the interviewer gave it: a value, or nothing for a question not asked (`-`). A
+// question not asked never becomes a zero: it leaves its cell blank.
+using Given = std::optional<int>;
+struct GivenMarks {
+  std::vector<Given> predictions;
+  Given communication;
+  std::vector<Given> follow_ups;
+  Given approach;
+  Given debrief;
+  Given defended = 0;       // a flag: 1 when it holds, 0 when it does not
+  Given gap_explained = 0;  // a flag: the one slower scenario explained
+};
+
+// The outcome from marks some of which were not asked: as if each were a blank cell (at its
+// best), the lowest they could make it, and for each question not asked that could lower it, the
+// outcome it would give and when ("the predictions add up to 0–1").
+struct Reading {
+  struct Deciding {
+    std::size_t outcome = 0;
+    std::string when;
+  };
+  std::size_t outcome = 0;
+  std::size_t lowest = 0;
+  std::vector<Deciding> deciding;
+};
+
+// The marks with each one not asked at the value that limits nothing, as a blank cell.
+Marks as_blank_cells(const GivenMarks& given);
+
+// `code(gap_explained)` is the code score for that answer. Throws std::runtime_error when the
+// rule gives no single outcome for some marks (its data is not total).
+Reading read_marks(const Format& f, const std::function<int(bool)>& code, const GivenMarks& given);
 
 // The options of `score` a format's sub-scores read ("--predictions", ...), besides the flags;
 // and the option that gives a sub-score (nothing for `code`, from the session).

@@ -134,6 +134,94 @@ BOOST_AUTO_TEST_CASE(every_combination_of_inputs_gives_one_outcome) {
   }
 }
 
+namespace {
+
+// The slots of a complete marking, in a fixed order: predictions, communication, follow-ups,
+// approach, debrief, defended, gap explained.
+std::vector<Given*> slots_of(GivenMarks& m) {
+  std::vector<Given*> out;
+  for (Given& p : m.predictions) out.push_back(&p);
+  out.push_back(&m.communication);
+  for (Given& f : m.follow_ups) out.push_back(&f);
+  for (Given* g : {&m.approach, &m.debrief, &m.defended, &m.gap_explained}) out.push_back(g);
+  return out;
+}
+
+std::size_t outcome_of(const Format& f, const std::function<int(bool)>& code, const GivenMarks& m) {
+  const Marks complete = as_blank_cells(m);  // nothing left blank: the marks themselves
+  const auto rows =
+      outcomes_holding(f, sub_scores(f, code(m.gap_explained.value_or(0) == 1), complete));
+  BOOST_TEST_REQUIRE(rows.size() == 1u);
+  return rows.front();
+}
+
+}  // namespace
+
+// A question not asked leaves a blank cell: the outcome is the best any answer to it could give,
+// the lowest the worst, and the outcome of every answer lies between. So an outcome is never
+// lower because a question was not asked. Every format; markings of 0 and 2 (flags 0 and 1),
+// with each one or two of the questions not asked; code scores across the range, the gap's
+// explanation worth one point.
+BOOST_AUTO_TEST_CASE(a_question_not_asked_is_a_blank_cell) {
+  int readings = 0;
+  for (const auto& [name, f] : shipped().formats) {
+    for (int base = f.code.points.at("none"); base < f.code.points.at("optimal"); ++base) {
+      const auto code = [&](bool explained) { return base + (explained ? 1 : 0); };
+      for (int bits = 0; bits < (1 << 9); ++bits) {
+        GivenMarks complete{{0, 0}, 0, {0, 0}, 0, 0, 0, 0};
+        const std::vector<Given*> slots = slots_of(complete);
+        for (std::size_t i = 0; i < slots.size(); ++i) {
+          const bool flag = i + 2 >= slots.size();
+          *slots[i] = (bits >> i & 1) ? (flag ? 1 : 2) : 0;
+        }
+        for (std::size_t a = 0; a < slots.size(); ++a) {
+          for (std::size_t b = a; b < slots.size(); ++b) {
+            GivenMarks given = complete;
+            const std::vector<Given*> g = slots_of(given);
+            g[a]->reset();
+            g[b]->reset();
+            const Reading r = read_marks(f, code, given);
+            ++readings;
+            // Every answer to the questions not asked, brute force.
+            std::size_t best = f.outcomes.size(), worst = 0;
+            const int most_a = a + 2 >= g.size() ? 1 : 2, most_b = b + 2 >= g.size() ? 1 : 2;
+            for (int va = 0; va <= most_a; ++va) {
+              for (int vb = 0; vb <= most_b; ++vb) {
+                GivenMarks filled = given;
+                const std::vector<Given*> h = slots_of(filled);
+                *h[a] = va;
+                if (b != a) *h[b] = vb;
+                const std::size_t row = outcome_of(f, code, filled);
+                best = std::min(best, row);
+                worst = std::max(worst, row);
+              }
+            }
+            BOOST_TEST_REQUIRE(r.outcome == best, name);
+            BOOST_TEST_REQUIRE(r.lowest == worst, name);
+            BOOST_TEST_REQUIRE(r.outcome <= outcome_of(f, code, complete), name);
+            for (const Reading::Deciding& d : r.deciding) {
+              BOOST_TEST_REQUIRE((d.outcome > r.outcome && d.outcome <= r.lowest), name);
+            }
+            BOOST_TEST_REQUIRE(r.deciding.empty() == (r.lowest == r.outcome), name);
+          }
+        }
+      }
+    }
+  }
+  BOOST_TEST(readings > 10000);
+}
+
+// The case: code at its best, communication and follow-ups at theirs, the predictions not
+// asked: Hire or better, and the predictions named as what decides the rest.
+BOOST_AUTO_TEST_CASE(the_predictions_not_asked_name_themselves) {
+  const Format& f = shipped().format("45-minute");
+  const GivenMarks given{{std::nullopt, std::nullopt}, 2, {2, 2}, 0, 0, 0, 0};
+  const Reading r = read_marks(f, [&](bool) { return f.code.points.at("optimal"); }, given);
+  BOOST_TEST(f.outcomes[r.outcome].name == "Strong hire");
+  BOOST_TEST_REQUIRE(r.deciding.size() >= 1u);
+  BOOST_TEST(r.deciding.front().when.find("the predictions add up to") == 0u);
+}
+
 BOOST_AUTO_TEST_CASE(each_format_asks_for_the_marks_its_sub_scores_read) {
   BOOST_TEST(marks_needed(shipped().format("45-minute")) ==
                  (std::vector<std::string>{"--predictions", "--communication", "--follow-ups"}),
