@@ -12,7 +12,7 @@
 #include "../worlds/common/generated.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
-#include "grade_command.hpp"
+#include "judge_run.hpp"
 #include "score_rule.hpp"
 #include "session.hpp"
 
@@ -121,42 +121,40 @@ const Event* final_grade(const std::vector<Event>& events, const Final& final) {
   return found;
 }
 
-// The final version graded on the default set by the interviewer's judge, into the session.
-void grade_final(const std::string& exercise, const std::string& judge, const fs::path& session,
-                 const Event& version) {
+// The final version graded on the default set by this kit's judge, as an event of its own (the
+// record is left as it is: a score reads it, never writes it).
+Event grade_final(const std::string& exercise, const std::string& judge, const Event& version) {
   const fs::path work = fs::temp_directory_path() / fmt::format("overlap-score-{}", ::getpid());
   fs::create_directories(work);
   const fs::path file = work / "train.cpp";
   write_text(file, version.source);
-  const int exit = grade_into(session, judge, exercise,
-                              {"--submission", file.string(), "--submission-name",
-                               fmt::format("exercises/{}/train.cpp", exercise)},
-                              now_seconds(), false);
+  const JudgeRun run = run_judge(judge,
+                                 {exercise, "--submission", file.string(), "--submission-name",
+                                  fmt::format("exercises/{}/train.cpp", exercise)},
+                                 "", false);
   fs::remove_all(work);
-  if (exit != 0 && exit != 1) {
+  if ((run.exit != 0 && run.exit != 1) || !run.report) {
     throw std::runtime_error(fmt::format(
         "the judge could not grade the final version (exit {}): run ./overlap grade {} once to "
         "check the kit",
-        exit, exercise));
+        run.exit, exercise));
   }
+  return grade_event(*run.report, version.source, now_seconds(), "", worlds::kDefaultGenerated,
+                     run.printed);
 }
 
-// What the code score reads from the session: each scenario's tier in the final version's grade
-// on the default set (the stretch ones are follow-ups; a format of one scenario reads that one
-// alone), and the first insight hint given aloud or shown; and the same, in words.
+// What the code score reads: each scenario's tier in `graded`, the final version's grade on the
+// default set (the stretch ones are follow-ups; a format of one scenario reads that one alone),
+// and from the session the first insight hint given; and the same, in words.
 struct Facts {
   CodeInputs code;
   std::string tiers, hints;
-  bool later_not_built = false;
 };
 Facts facts_of(const std::vector<Event>& events, const ExerciseRule& ex,
-               const std::string* only_scenario) {
+               const std::string* only_scenario, const Event* graded) {
   Facts f;
   std::vector<std::string> hints;
   std::vector<std::string> tiers;
-  const Final final = final_version(events);
-  f.later_not_built = final.later_not_built;
-  const Event* graded = final.version ? final_grade(events, final) : nullptr;
   for (const Step& s : steps_of(events)) {
     const Event& e = *s.event;
     if (e.kind == Event::Kind::hint) {
@@ -165,18 +163,16 @@ Facts facts_of(const std::vector<Event>& events, const ExerciseRule& ex,
         f.code.first_insight_hint_given = e.hint;
       }
     }
-    if (&e != graded) continue;
-    for (const ScenarioLine& l : e.scenarios) {
+  }
+  if (graded) {
+    for (const ScenarioLine& l : graded->scenarios) {
       if (only_scenario ? l.name == *only_scenario : !l.name.starts_with("stretch")) {
         f.code.tiers.push_back(l.verdict);
         tiers.push_back(fmt::format("{} {}", l.name, verdict::tier_name(l.verdict)));
       }
     }
-    if (!tiers.empty()) {
-      f.tiers = fmt::format("version {}, graded at minute {}: {}", s.version, s.minute,
-                            fmt::join(tiers, ", "));
-    }
   }
+  f.tiers = fmt::format("{}", fmt::join(tiers, ", "));
   f.hints = fmt::format("{}", fmt::join(hints, ", "));
   return f;
 }
@@ -296,21 +292,23 @@ int score_command(int argc, char** argv) {
   const ExerciseRule& ex = rule.exercise(exercise);
   const GivenMarks marks = marks_of(args, format);
   const fs::path sessions = sessions_of(args);
-  Record record = current_record(sessions);
+  const Record record = current_record(sessions);
 
   // The code score is the final version's, on the default set, as this kit's judge grades it.
   const Final final = final_version(record.events);
-  if (final.version && !final_grade(record.events, final)) {
+  std::optional<Event> graded_now;
+  const Event* graded = final.version ? final_grade(record.events, final) : nullptr;
+  if (final.version && !graded) {
     if (!args.count("judge")) {
       throw UsageError(
           "the final version was never graded on the default set: give the judge that grades "
           "it, --judge FILE");
     }
-    grade_final(exercise, args["judge"].as<std::string>(), record.folder, *final.version);
-    record = current_record(sessions);
+    graded_now = grade_final(exercise, args["judge"].as<std::string>(), *final.version);
+    graded = &*graded_now;
   }
   const std::string* only = ex.scenario_of(format_name);
-  const Facts facts = facts_of(record.events, ex, only);
+  const Facts facts = facts_of(record.events, ex, only, graded);
   CodeInputs code_in = facts.code;
   if (args.count("unseen")) {
     code_in.unseen = unseen_tier(args["unseen"].as<std::string>(), exercise, record.events);
@@ -330,10 +328,12 @@ int score_command(int argc, char** argv) {
   fmt::print("{}: session {}, the {} rule\n", exercise, record.folder.filename().string(),
              format.name);
   const std::string where = only ? fmt::format("scenario `{}`", *only) : "the default set";
-  fmt::print("  the final version on {}: {}\n", where,
-             facts.tiers.empty() ? (final.version ? "never graded" : "none built") : facts.tiers);
+  fmt::print("  the final version on {}{}: {}\n", where, graded_now ? ", graded now" : "",
+             !final.version        ? "none built"
+             : facts.tiers.empty() ? "not among its scenarios"
+                                   : facts.tiers);
   fmt::print("  hints (minute): {}\n", facts.hints.empty() ? "none" : facts.hints);
-  if (facts.later_not_built) {
+  if (final.later_not_built) {
     fmt::print("  the last version graded did not build: the final version is the last that did\n");
   }
   for (const Dimension& d : format.dimensions) {

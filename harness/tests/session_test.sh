@@ -73,8 +73,9 @@ status=0
   fail "score without the interviewer's marks did not ask for them"
 score="$("$root/overlap" score pipeline --predictions 2,1 --communication 2 --follow-ups 2,2)"
 echo "$score"
-grep -Eq "^  scenarios \(latest tier, minute\): two-stage optimal \([0-9]+\)$" <<<"$score" ||
-  fail "score did not read the final tier"
+# The final version was graded on two-stage alone: the score grades it on the default set.
+grep -Eq "^  the final version on the default set, graded now: default optimal, .*two-stage optimal" \
+  <<<"$score" || fail "score did not grade the final version on the default set"
 grep -Eq "^  hints \(minute\): 1 \([0-9]+\), 3 \([0-9]+\), 2 \([0-9]+, shown\)$" <<<"$score" ||
   fail "score did not read the hints"
 grep -Eq "^  code +3  row Hire: final tier optimal; Hint 3 given" <<<"$score" ||
@@ -83,6 +84,10 @@ grep -q "^outcome: Hire$" <<<"$score" || fail "the outcome is not Hire"
 grep -q "^outcome: No$" <(
   "$root/overlap" score pipeline --predictions 2,2 --communication 2 --follow-ups 2,2 --defended) ||
   fail "a misunderstanding defended did not give No"
+# The predictions not asked: a blank cell, never a zero; the outcome line names them.
+grep -q "^outcome: Hire; Lean no if the predictions add up to 0–1: ask that question$" <(
+  "$root/overlap" score pipeline --predictions -,- --communication 2 --follow-ups 2,2) ||
+  fail "predictions not asked did not leave a blank cell"
 
 # A regrade afterwards on a seed never shown: a report of the last version on seed 2 is taken (it
 # does not fail there, so nothing changes); one on the seed the candidate saw, or of another file,
@@ -145,18 +150,16 @@ grep -q "the record says optimal, this kit grades slow  <- differs" \
   fail "a forged verdict was not caught by the regrade"
 
 # The 15-minute format reads the card's one scenario alone (pipeline: `default`) and asks for its
-# own marks. The current session (the forged record's import) has no grade of `default`: no code
-# score. Then the reference on `default`: optimal, Strong hire; with Hint 4 given, Hire.
+# own marks. The reference graded on two-stage alone, its final version: the score grades it on
+# `default`, optimal, Strong hire; with Hint 4 given, Hire.
 status=0
 "$root/overlap" score pipeline --format 15-minute --approach 2 --debrief 2 --predictions 2,1 \
   >"$work/quick.txt" 2>&1 || status=$?
 [[ $status -eq 2 ]] && grep -q "the 15-minute rule does not ask for --predictions" "$work/quick.txt" ||
   fail "the 15-minute score took the 45-minute marks: $(cat "$work/quick.txt")"
 quick() { "$root/overlap" score pipeline --format 15-minute --approach 2 --debrief 2; }
-grep -q '^  scenario `default` (latest tier, minute): never graded$' <(quick) &&
-  grep -q "^outcome: No$" <(quick) || fail "a 15-minute score without its scenario: $(quick)"
-grade 0 "$root/solutions/pipeline/train.cpp" default
-grep -Eq '^  scenario `default` \(latest tier, minute\): default optimal \([0-9]+\)$' <(quick) &&
+grade 0 "$root/solutions/pipeline/train.cpp" two-stage
+grep -q '^  the final version on scenario `default`, graded now: default optimal$' <(quick) &&
   grep -q "^outcome: Strong hire$" <(quick) || fail "the 15-minute score of optimal: $(quick)"
 "$root/overlap" session pipeline --hint 4 >/dev/null
 grep -Eq "^  code +2  row Hire: final tier optimal; Hint 4 given" <(quick) &&
