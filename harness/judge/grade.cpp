@@ -107,8 +107,11 @@ Provenance provenance(const std::optional<std::string>& graded, double time_limi
   if (p.kit_commit.empty()) {
     p.kit_commit = "no git";
   } else {
-    p.kit_modified =
-        !first_line_of(git + "status --porcelain -- . ':(exclude)exercises' 2>/dev/null").empty();
+    // A tracked file changed: files the kit's users write in the checkout (reports, sessions)
+    // are no change to the kit.
+    const std::string changed = first_line_of(
+        git + "status --porcelain --untracked-files=no -- . ':(exclude)exercises' 2>/dev/null");
+    p.kit_modified = !changed.empty();
   }
   return p;
 }

@@ -116,7 +116,7 @@ BOOST_DESCRIBE_STRUCT(ScenarioResult, (),
 struct Provenance {
   std::string submission_sha256;  // of the graded file's bytes ("" when the judge had no file)
   std::string kit_commit;         // the kit's git commit, or "no git"
-  bool kit_modified = false;      // the kit's tree differs from that commit outside exercises/
+  bool kit_modified = false;      // a tracked file differs from that commit, outside exercises/
   double time_limit_s = 0;        // real seconds a scenario may take
   bool namespaces = true;         // built and run in the sandbox's namespaces (false: --no-sandbox)
   friend bool operator==(const Provenance&, const Provenance&) = default;
