@@ -1,8 +1,10 @@
 // The interview's commands: its record and its outcome (the script's `grade` of the candidate's
 // file, `session`, `hint` and `score`, and the card's table for the guide checker):
 //
-//   overlap-interview grade EXERCISE --sessions DIR --judge FILE -- JUDGE_OPTIONS
-//                 the judge run as a user runs it (its options after --), the grade recorded
+//   overlap-interview grade EXERCISE --sessions DIR --judge FILE [--started-at EPOCH]
+//                 -- JUDGE_OPTIONS
+//                 the judge run as a user runs it (its options after --), the grade recorded; a
+//                 session it begins starts at EPOCH (the command's start, its build included)
 //   overlap-interview session EXERCISE --sessions DIR [--hint N | --shown N | --reset
 //                 | --html FILE | --export FILE | --import FILE --judge FILE | --last FILE]
 //   overlap-interview score EXERCISE --sessions DIR --rule FILE --predictions A,B

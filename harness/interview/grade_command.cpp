@@ -21,13 +21,15 @@ namespace po = boost::program_options;
 namespace {
 
 // What a grade's options say of the record: the file graded (--saved, or else --submission), the
-// scenarios asked for, and the JSON report asked for ("" for none).
+// scenarios asked for, whether they are the default set, and the JSON report asked for ("" for
+// none).
 struct GradeAsked {
   std::string file;
   std::string report;
   std::string scenario;
   std::uint64_t seed = worlds::kPublicSeed;
   int generated = worlds::kDefaultGenerated;
+  bool full_set = false;
 };
 GradeAsked asked_of(const std::vector<std::string>& judge_args) {
   std::vector<char*> argv = {const_cast<char*>("overlap-judge")};
@@ -46,11 +48,12 @@ GradeAsked asked_of(const std::vector<std::string>& judge_args) {
   if (args.count("scenario")) asked.scenario = args["scenario"].as<std::string>();
   if (args.count("seed")) asked.seed = args["seed"].as<std::uint64_t>();
   asked.generated = args["generated"].as<int>();
+  // Another set, another deadline or no verdict at all is not a tier of the file.
+  asked.full_set = asked.scenario.empty() && asked.seed == worlds::kPublicSeed &&
+                   asked.generated == worlds::kDefaultGenerated && !args.count("replay") &&
+                   args["time-limit"].defaulted() && !args.count("gdb");
   return asked;
 }
-
-// A file over this is refused by the judge unread, and recorded without its text.
-constexpr std::uintmax_t kMaxSourceBytes = 16 << 20;
 
 // What the judge printed on standard error without its own lines ("overlap: building the
 // submission ..."): the compiler's messages, or what the build refused.
@@ -63,6 +66,25 @@ std::string without_the_judges_lines(const std::string& messages) {
   return out;
 }
 
+// The event a judge's run of `asked` records, or none: a usage or grader error records nothing.
+std::optional<Event> event_of(const JudgeRun& run, const GradeAsked& asked,
+                              const std::optional<std::string>& source, std::int64_t time) {
+  if (run.exit == 3) {
+    // Refused unread (too large) or not built: recorded as such, with the text when it was read.
+    return build_failure_event(source.value_or(""), time, asked.seed, asked.scenario,
+                               asked.generated, without_the_judges_lines(run.messages),
+                               asked.full_set);
+  }
+  if (run.report && source) {
+    return grade_event(*run.report, *source, time, asked.scenario, asked.generated, run.printed,
+                       asked.full_set);
+  }
+  if (run.exit == 0 || run.exit == 1) {
+    throw std::runtime_error("the judge graded without a report to record");
+  }
+  return std::nullopt;
+}
+
 int grade_command(int argc, char** argv) {
   int split = 1;
   while (split < argc && std::string_view(argv[split]) != "--") ++split;
@@ -70,18 +92,24 @@ int grade_command(int argc, char** argv) {
   options.add_options()                       //
       ("exercise", po::value<std::string>())  //
       ("sessions", po::value<std::string>())  //
-      ("judge", po::value<std::string>());
+      ("judge", po::value<std::string>())     //
+      ("started-at", po::value<std::int64_t>());
   const po::variables_map args = parse(split, argv, options);
   if (!args.count("judge")) throw UsageError("grade needs the judge: --judge FILE");
   const std::vector<std::string> judge_args(argv + std::min(split + 1, argc), argv + argc);
+  const std::int64_t now = now_seconds();
+  // The command's start (the script's, before its build): a session it begins starts there, so
+  // that minute 0 is the first command. Never later than now.
+  const std::int64_t started =
+      args.count("started-at") ? std::min(args["started-at"].as<std::int64_t>(), now) : now;
   std::optional<fs::path> session;
   try {
-    session = current_session(sessions_of(args));
+    session = current_session(sessions_of(args), started);
   } catch (const std::exception& e) {
     fmt::print(stderr, "overlap: the session cannot record this grade: {}\n", e.what());
   }
   return grade_into(session, args["judge"].as<std::string>(), args["exercise"].as<std::string>(),
-                    judge_args, now_seconds(), true);
+                    judge_args, now, true);
 }
 
 }  // namespace
@@ -100,20 +128,30 @@ int grade_into(const std::optional<fs::path>& session, const std::string& judge_
   const JudgeRun run = run_judge(judge_program, args, asked.report, pass_through);
   if (!session) return run.exit;
   try {
-    if (run.exit == 3) {
-      append(*session,
-             build_failure_event(source.value_or(""), time, asked.seed, asked.scenario,
-                                 asked.generated, without_the_judges_lines(run.messages)));
-    } else if (run.report && source) {
-      append(*session,
-             grade_event(*run.report, *source, time, asked.scenario, asked.generated, run.printed));
-    } else if (run.exit == 0 || run.exit == 1) {
-      throw std::runtime_error("the judge graded without a report to record");
+    if (const std::optional<Event> event = event_of(run, asked, source, time)) {
+      append(*session, *event);
     }
   } catch (const std::exception& e) {
     fmt::print(stderr, "overlap: the session did not record this grade: {}\n", e.what());
   }
   return run.exit;
+}
+
+Regrade grade_text(const std::string& judge_program, const std::string& exercise,
+                   const std::string& source, const fs::path& work, std::int64_t time) {
+  fs::create_directories(work);
+  const fs::path file = work / "train.cpp";
+  write_text(file, source);
+  // As `overlap grade` runs it: the default set, the file under the candidate's name.
+  const std::vector<std::string> judge_args = {"--submission", file.string(), "--submission-name",
+                                               fmt::format("exercises/{}/train.cpp", exercise)};
+  const GradeAsked asked = asked_of(judge_args);
+  std::vector<std::string> args = {exercise};
+  args.insert(args.end(), judge_args.begin(), judge_args.end());
+  const JudgeRun run = run_judge(judge_program, args, "", false);
+  Regrade out{run.exit, {}, run.messages};
+  out.event = event_of(run, asked, source, time);
+  return out;
 }
 
 int grade_main(int argc, char** argv) { return guarded(grade_command, argc, argv); }

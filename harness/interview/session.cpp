@@ -13,10 +13,14 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_map>
 
 #include "../judge/files.hpp"
 #include "../judge/sha256.hpp"
+#include "../protocol/text.hpp"
 #include "../verdict/verdict.hpp"
+#include "../worlds/common/generated.hpp"
 
 namespace overlap::interview {
 
@@ -62,13 +66,48 @@ std::string stamp(std::int64_t time) {
 
 }  // namespace
 
+std::string one_line(std::string_view text) {
+  std::string out;
+  for (const char c : protocol::escape_control(text)) {
+    if (c == '\n' || c == '\t') {
+      out += c == '\n' ? "\\x0a" : "\\x09";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string set_of(const Event& e) {
+  std::vector<std::string> options;
+  if (!e.scenario.empty()) options.push_back("--scenario " + one_line(e.scenario));
+  if (e.seed != worlds::kPublicSeed) options.push_back(fmt::format("--seed {}", e.seed));
+  if (e.generated != worlds::kDefaultGenerated) {
+    options.push_back(fmt::format("--generated {}", e.generated));
+  }
+  if (options.empty()) return "options of its own";  // --replay, --time-limit
+  return fmt::format("{}", fmt::join(options, " "));
+}
+
+std::string provenance(const Event& e) {
+  if (e.regraded) return "regraded here on the default set; its minute is the record's";
+  if (!e.reported) return "";
+  if (e.kind == Event::Kind::grade) {
+    return "as the candidate's machine recorded it, unverified: not regraded, not scored";
+  }
+  return "reported by the candidate's machine, not scored";
+}
+
+bool trusted(const Event& e) { return !e.reported; }
+bool time_trusted(const Event& e) { return !e.reported && !e.regraded; }
+
 std::int64_t now_seconds() {
   return std::chrono::duration_cast<std::chrono::seconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
-fs::path start_session(const fs::path& sessions, std::int64_t now) {
+fs::path start_session(const fs::path& sessions, std::int64_t now, bool reported) {
   fs::create_directories(sessions);
   std::string name = stamp(now);
   for (int n = 2; fs::exists(sessions / name); ++n) name = fmt::format("{}-{}", stamp(now), n);
@@ -79,17 +118,22 @@ fs::path start_session(const fs::path& sessions, std::int64_t now) {
   Event start;
   start.kind = Event::Kind::start;
   start.time = now;
+  start.reported = reported;
   append(sessions / name, start);
   return sessions / name;
 }
 
 fs::path current_session(const fs::path& sessions) {
+  return current_session(sessions, now_seconds());
+}
+
+fs::path current_session(const fs::path& sessions, std::int64_t start_if_none) {
   std::string name = read_text(sessions / kCurrent);
   while (!name.empty() && (name.back() == '\n' || name.back() == '\r')) name.pop_back();
   if (!name.empty() && name.find('/') == std::string::npos && fs::is_directory(sessions / name)) {
     return sessions / name;
   }
-  return start_session(sessions, now_seconds());
+  return start_session(sessions, start_if_none);
 }
 
 std::string to_json_line(const Event& e) {
@@ -113,10 +157,14 @@ std::string to_json_line(const Event& e) {
     }
     o["scenarios"] = std::move(scenarios);
     o["report"] = e.report;
+    o["full_set"] = e.full_set;
   } else if (e.kind == Event::Kind::hint) {
     o["hint"] = e.hint;
     o["shown"] = e.shown;
   }
+  // Only an imported session has them: a session of this machine's reads as before.
+  if (e.reported) o["reported"] = true;
+  if (e.regraded) o["regraded"] = true;
   return json::serialize(o);
 }
 
@@ -147,9 +195,15 @@ Event from_json_text(const std::string& text) {
            s.at("speedup").to_number<double>(), std::string(s.at("violation").as_string())});
     }
     e.report = o.at("report").as_string();
+    // A record from before the field: the options it keeps say whether the set was the default.
+    e.full_set = o.contains("full_set") ? o.at("full_set").as_bool()
+                                        : e.scenario.empty() && e.seed == worlds::kPublicSeed &&
+                                              e.generated == worlds::kDefaultGenerated;
   } else {
     throw std::runtime_error("a session event of no known kind: " + std::string(kind));
   }
+  if (const json::value* v = o.if_contains("reported")) e.reported = v->as_bool();
+  if (const json::value* v = o.if_contains("regraded")) e.regraded = v->as_bool();
   return e;
 }
 
@@ -180,7 +234,7 @@ namespace {
 
 // A grade of `source`, built or not: what both kinds of grade record alike.
 Event graded(const std::string& source, std::int64_t time, bool built, std::uint64_t seed,
-             const std::string& scenario_option, int generated) {
+             const std::string& scenario_option, int generated, bool full_set) {
   Event e;
   e.kind = Event::Kind::grade;
   e.time = time;
@@ -190,17 +244,19 @@ Event graded(const std::string& source, std::int64_t time, bool built, std::uint
   e.seed = seed;
   e.scenario = scenario_option;
   e.generated = generated;
+  e.full_set = full_set;
   return e;
 }
 
 }  // namespace
 
 Event grade_event(const json::object& report, const std::string& source, std::int64_t time,
-                  const std::string& scenario_option, int generated, const std::string& printed) {
+                  const std::string& scenario_option, int generated, const std::string& printed,
+                  bool full_set) {
   Event e;
   try {
     e = graded(source, time, true, report.at("seed").to_number<std::uint64_t>(), scenario_option,
-               generated);
+               generated, full_set);
     e.verdict = tier_named(report.at("verdict").as_string());
     for (const json::value& v : report.at("scenarios").as_array()) {
       const json::object& r = v.as_object();
@@ -224,8 +280,8 @@ Event grade_event(const json::object& report, const std::string& source, std::in
 
 Event build_failure_event(const std::string& source, std::int64_t time, std::uint64_t seed,
                           const std::string& scenario_option, int generated,
-                          const std::string& messages) {
-  Event e = graded(source, time, false, seed, scenario_option, generated);
+                          const std::string& messages, bool full_set) {
+  Event e = graded(source, time, false, seed, scenario_option, generated, full_set);
   e.report = messages;
   return e;
 }
@@ -234,15 +290,15 @@ std::vector<Step> steps_of(const std::vector<Event>& events) {
   std::vector<Step> out;
   if (events.empty()) return out;
   const std::int64_t start = events.front().time;
-  int version = 0;
-  const std::string* previous = nullptr;
+  std::unordered_map<std::string_view, int> versions;  // text -> its number
   for (const Event& e : events) {
-    Step step{static_cast<int>(std::max<std::int64_t>(0, e.time - start) / 60), &e};
+    // Clamped: a time far off (a record's, or a clock's) must not overflow a minute.
+    const std::int64_t seconds = e.time >= start ? e.time - start : 0;
+    Step step{static_cast<int>(std::min<std::int64_t>(seconds / 60, kLastMinute)), &e};
     if (e.kind == Event::Kind::grade) {
-      step.new_version = !previous || *previous != e.source;
-      if (step.new_version) ++version;
-      step.version = version;
-      previous = &e.source;
+      const auto [at, added] = versions.emplace(e.source, static_cast<int>(versions.size()) + 1);
+      step.new_version = added;
+      step.version = at->second;
     }
     out.push_back(step);
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "../protocol/text.hpp"
 #include "../report/html_report.hpp"
 #include "../verdict/verdict.hpp"
 
@@ -18,8 +19,19 @@ using Out = std::back_insert_iterator<std::string>;
 constexpr std::size_t kDiffCells = 4'000'000;  // past this, a version is shown whole
 constexpr int kContext = 3;                    // kept lines shown around a change
 
-// The chart: minutes across, the tiers up, with "did not build" below `fail`.
+// The chart: minutes across, the tiers up, with "did not build" below `fail`. The axis has at
+// most about kLabels labels, however far off the last event.
 constexpr double kLeft = 90, kTop = 12, kRow = 26, kWidth = 760, kMinutes = 45;
+constexpr int kLabels = 20;
+
+// A record's text on the page: its control characters shown, then escaped for HTML.
+std::string page_text(std::string_view text) { return html_escape(protocol::escape_control(text)); }
+
+// A point of the chart: a grade that gives the file its tier (this kit's, of the default set; a
+// file that did not build did not, whatever the set).
+bool charted(const Event& e) {
+  return e.kind == Event::Kind::grade && trusted(e) && (e.full_set || !e.built);
+}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
@@ -43,6 +55,8 @@ th, td { padding: 3px 10px; text-align: left; border-bottom: 1px solid #e5e5ea;
 svg .axis { stroke: #d2d2d7; } svg text { font-size: 11px; fill: #6e6e73; }
 svg .path { fill: none; stroke: #2f6fb3; stroke-width: 1.5; }
 svg line.hint { stroke: #b07aa1; stroke-dasharray: 3 3; }
+svg line.hint.reported { stroke: #c7c7cc; }
+.reported, .partial { color: #6e6e73; } .provenance { font-style: italic; color: #6e6e73; }
 svg circle.grade { stroke: #fff; }
 .diff .add { background: #e6f4ea; } .diff .del { background: #fce8e6; }
 .diff .skip { color: #6e6e73; }
@@ -71,30 +85,34 @@ void chart(const std::vector<Step>& steps, Out out) {
                    "<text x=\"4\" y=\"{}\">{}</text>\n",
                    kLeft, kLeft + kWidth, y, y, y + 4, names[level]);
   }
-  for (int minute = 0; minute <= span; minute += 5) {
+  const int step = 5 * std::max(1, static_cast<int>(span / 5 / kLabels) + 1);
+  for (int minute = 0; minute <= span; minute += step) {
     fmt::format_to(out, "<text x=\"{}\" y=\"{}\">{}</text>\n", x(minute) - 4, height - 4, minute);
   }
   std::string path;
   for (const Step& s : steps) {
     if (s.event->kind == Event::Kind::hint) {
+      const bool reported = !trusted(*s.event);
       fmt::format_to(out,
-                     "<line class=\"hint\" data-hint=\"{}\" x1=\"{}\" x2=\"{}\" y1=\"{}\" "
-                     "y2=\"{}\"><title>minute {}: hint {}</title></line>\n",
-                     s.event->hint, x(s.minute), x(s.minute), kTop - 8, kTop + 4 * kRow + 8,
-                     s.minute, s.event->hint);
-    } else if (s.event->kind == Event::Kind::grade) {
+                     "<line class=\"hint{}\" data-hint=\"{}\" x1=\"{}\" x2=\"{}\" y1=\"{}\" "
+                     "y2=\"{}\"><title>minute {}: hint {}{}</title></line>\n",
+                     reported ? " reported" : "", s.event->hint, x(s.minute), x(s.minute), kTop - 8,
+                     kTop + 4 * kRow + 8, s.minute, s.event->hint,
+                     reported ? ", reported by the candidate's machine" : "");
+    } else if (charted(*s.event)) {
       fmt::format_to(std::back_inserter(path), "{}{} {}", path.empty() ? "M" : " L", x(s.minute),
                      tier_y(*s.event));
     }
   }
   if (!path.empty()) fmt::format_to(out, "<path class=\"path\" d=\"{}\"/>\n", path);
   for (const Step& s : steps) {
-    if (s.event->kind != Event::Kind::grade) continue;
+    if (!charted(*s.event)) continue;
     fmt::format_to(out,
                    "<circle class=\"grade tier-{0}\" data-tier=\"{0}\" data-version=\"{1}\" "
                    "cx=\"{2}\" cy=\"{3}\" r=\"5\" style=\"fill: currentColor\"><title>minute {4}: "
-                   "version {1}, {0}</title></circle>\n",
-                   tier_class(*s.event), s.version, x(s.minute), tier_y(*s.event), s.minute);
+                   "version {1}, {0}{5}</title></circle>\n",
+                   tier_class(*s.event), s.version, x(s.minute), tier_y(*s.event), s.minute,
+                   s.event->regraded ? " (regraded here; the minute is the record's)" : "");
   }
   fmt::format_to(out, "</svg>\n");
 }
@@ -105,30 +123,39 @@ void progression(const std::vector<Step>& steps, Out out) {
                  "<th>tiers</th><th>first violation</th></tr></thead>\n<tbody>\n");
   for (const Step& s : steps) {
     const Event& e = *s.event;
+    const std::string from = provenance(e);
+    const std::string note =
+        from.empty() ? "" : fmt::format(" <span class=\"provenance\">({})</span>", from);
+    const char* reported = trusted(e) ? "" : " reported";
     if (e.kind == Event::Kind::start) {
       fmt::format_to(out,
-                     "<tr class=\"start\"><td>{}</td><td>session started</td><td></td>"
+                     "<tr class=\"start{}\"><td>{}</td><td>session started{}</td><td></td>"
                      "<td></td></tr>\n",
-                     s.minute);
+                     reported, s.minute, note);
     } else if (e.kind == Event::Kind::hint) {
       fmt::format_to(out,
-                     "<tr class=\"hint\"><td>{}</td><td>hint {} {}</td><td></td><td></td>"
+                     "<tr class=\"hint{}\"><td>{}</td><td>hint {} {}{}</td><td></td><td></td>"
                      "</tr>\n",
-                     s.minute, e.hint, e.shown ? "shown" : "given aloud");
+                     reported, s.minute, e.hint, e.shown ? "shown" : "given aloud", note);
     } else {
       std::string tiers, first;
       for (const ScenarioLine& l : e.scenarios) {
         fmt::format_to(std::back_inserter(tiers), "{}<span class=\"tier-{}\">{} {}</span>",
-                       tiers.empty() ? "" : ", ", verdict::tier_name(l.verdict),
-                       html_escape(l.name), verdict::tier_name(l.verdict));
+                       tiers.empty() ? "" : ", ", verdict::tier_name(l.verdict), page_text(l.name),
+                       verdict::tier_name(l.verdict));
         if (first.empty() && !l.violation.empty()) first = l.name + ": " + l.violation;
       }
+      // A part of the set is no tier of the file: its tiers are shown, not an overall one.
+      const bool part = e.built && !e.full_set;
+      const std::string outcome =
+          part ? fmt::format("{} only", html_escape(set_of(e)))
+               : fmt::format("<span class=\"tier-{}\">{}</span>", tier_class(e),
+                             e.built ? verdict::tier_name(e.verdict) : "did not build");
       fmt::format_to(out,
-                     "<tr class=\"grade\"><td>{}</td><td><a href=\"#v{}\">version {}</a>, seed "
-                     "{}: <span class=\"tier-{}\">{}</span></td><td>{}</td><td>{}</td></tr>\n",
-                     s.minute, s.version, s.version, e.seed, tier_class(e),
-                     e.built ? verdict::tier_name(e.verdict) : "did not build", tiers,
-                     html_escape(first));
+                     "<tr class=\"grade{}{}\"><td>{}</td><td><a href=\"#v{}\">version {}</a>, seed "
+                     "{}: {}{}</td><td>{}</td><td>{}</td></tr>\n",
+                     part ? " partial" : "", reported, s.minute, s.version, s.version, e.seed,
+                     outcome, note, tiers, page_text(first));
     }
   }
   fmt::format_to(out, "</tbody>\n</table>\n");
@@ -157,7 +184,7 @@ void diff_block(const std::string& before, const std::string& after, Out out) {
     if (i == lines.size()) break;
     const char* cls = lines[i].first == '+' ? "add" : lines[i].first == '-' ? "del" : "keep";
     fmt::format_to(out, "<span class=\"{}\">{} {}</span>\n", cls, lines[i].first,
-                   html_escape(lines[i].second));
+                   page_text(lines[i].second));
   }
   fmt::format_to(out, "</pre>\n");
 }
@@ -203,19 +230,26 @@ std::string session_page(const std::string& exercise, const std::string& session
   const std::vector<Step> steps = steps_of(events);
   std::string page;
   Out out(page);
-  int grades = 0, hints = 0;
+  int grades = 0, hints = 0, versions = 0;
   const Event* last = nullptr;
-  for (const Event& e : events) {
-    if (e.kind == Event::Kind::grade) ++grades, last = &e;
-    if (e.kind == Event::Kind::hint) ++hints;
+  for (const Step& s : steps) {
+    if (s.event->kind == Event::Kind::grade) ++grades, last = s.event;
+    if (s.event->kind == Event::Kind::hint) ++hints;
+    versions = std::max(versions, s.version);
   }
+  const bool imported = !events.empty() && !trusted(events.front());
   fmt::format_to(out,
                  "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                  "<title>overlap session: {0}</title>\n<style>{1}</style>\n</head>\n<body>\n"
-                 "<h1>{0}: session {2}</h1>\n<p class=\"summary\">{3} grades, {4} hints; "
-                 "minutes from the session's start.</p>\n",
-                 html_escape(exercise), kStyle, html_escape(session_name), grades, hints);
-  fmt::format_to(out, "<h2>The tier over time</h2>\n");
+                 "<h1>{0}: session {2}</h1>\n<p class=\"summary\">{3} grades of {5} versions, {4} "
+                 "hints; minutes from the session's start{6}.</p>\n",
+                 page_text(exercise), kStyle, page_text(session_name), grades, hints, versions,
+                 imported ? ", as the candidate's machine reported them (the tiers charted are "
+                            "this kit's grades of the record's files)"
+                          : "");
+  fmt::format_to(out,
+                 "<h2>The tier over time</h2>\n<p>Grades of the default set (a run of one "
+                 "scenario or another set is in the progression, not here).</p>\n");
   chart(steps, out);
   fmt::format_to(out, "<h2>Progression</h2>\n");
   progression(steps, out);
@@ -233,7 +267,7 @@ std::string session_page(const std::string& exercise, const std::string& session
   }
   fmt::format_to(out, "<h2>The last report</h2>\n");
   if (last) {
-    fmt::format_to(out, "<pre class=\"report\">{}</pre>\n", html_escape(last->report));
+    fmt::format_to(out, "<pre class=\"report\">{}</pre>\n", page_text(last->report));
   } else {
     fmt::format_to(out, "<p>No grade yet.</p>\n");
   }

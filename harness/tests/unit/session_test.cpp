@@ -79,15 +79,45 @@ BOOST_AUTO_TEST_CASE(minutes_and_versions) {
                                      graded(1130, "a", verdict::Tier::slow),  // same text
                                      hint(1300, 1),
                                      graded(1900, "b", verdict::Tier::fail),
-                                     graded(2000, "a", verdict::Tier::slow)};  // back to a: new
+                                     graded(2000, "a", verdict::Tier::slow),  // back to a
+                                     graded(2100, "c", verdict::Tier::pass)};
   const auto steps = steps_of(events);
-  BOOST_TEST(steps.size() == 6u);
+  BOOST_TEST(steps.size() == 7u);
   BOOST_TEST(steps[1].minute == 1);
   BOOST_TEST((steps[1].version == 1 && steps[1].new_version));
   BOOST_TEST((steps[2].version == 1 && !steps[2].new_version));
   BOOST_TEST(steps[3].minute == 5);
   BOOST_TEST((steps[4].version == 2 && steps[4].minute == 15));
-  BOOST_TEST((steps[5].version == 3 && steps[5].new_version));
+  // A text graded before keeps its number; the next new one takes the next.
+  BOOST_TEST((steps[5].version == 1 && !steps[5].new_version));
+  BOOST_TEST((steps[6].version == 3 && steps[6].new_version));
+}
+
+BOOST_AUTO_TEST_CASE(a_far_off_time_is_clamped) {
+  Event start;
+  start.time = 1000;
+  const auto steps =
+      steps_of({start, graded(1000 + 2'000'000'000LL * 60, "a", verdict::Tier::slow), hint(-5, 1)});
+  BOOST_TEST(steps[1].minute == kLastMinute);
+  BOOST_TEST(steps[2].minute == 0);  // before the start: at it
+}
+
+BOOST_AUTO_TEST_CASE(reported_and_regraded_through_json) {
+  Event h = hint(1060, 3);
+  h.reported = true;
+  const Event back = from_json_text(to_json_line(h));
+  BOOST_TEST((back.reported && !back.regraded && !trusted(back) && !time_trusted(back)));
+  Event g = graded(1100, "a", verdict::Tier::slow);
+  g.regraded = true;
+  const Event again = from_json_text(to_json_line(g));
+  BOOST_TEST((again.regraded && trusted(again) && !time_trusted(again)));
+  // This machine's own events say neither.
+  BOOST_TEST(to_json_line(graded(1, "a", verdict::Tier::slow)).find("reported") ==
+             std::string::npos);
+  // A grade recorded before `full_set` was: read from the options it kept.
+  std::string old = to_json_line(graded(1, "a", verdict::Tier::slow));
+  old.erase(old.find(",\"full_set\":false"), std::string(",\"full_set\":false").size());
+  BOOST_TEST(!from_json_text(old).full_set);  // seed 7: not the public seed
 }
 
 BOOST_AUTO_TEST_CASE(a_new_session_keeps_the_old) {
@@ -111,12 +141,18 @@ BOOST_AUTO_TEST_CASE(the_line_diff) {
   BOOST_TEST(line_diff("", "").empty());
 }
 
+Event full(Event e) {
+  e.seed = 1;
+  e.full_set = true;
+  return e;
+}
+
 BOOST_AUTO_TEST_CASE(the_page_has_every_grade_version_and_hint) {
   Event start;
   start.time = 1000;
-  const std::vector<Event> events = {start, graded(1100, "int a;\n", verdict::Tier::slow),
-                                     hint(1300, 2),
-                                     graded(1900, "int b;\n", verdict::Tier::fail, "deadlock <x>")};
+  const std::vector<Event> events = {
+      start, full(graded(1100, "int a;\n", verdict::Tier::slow)), hint(1300, 2),
+      full(graded(1900, "int b;\n", verdict::Tier::fail, "deadlock <x>"))};
   const std::string page = session_page("pipeline", "s1", events);
   BOOST_TEST(occurrences(page, "<circle class=\"grade") == 2u);
   BOOST_TEST(occurrences(page, "<line class=\"hint\"") == 1u);
@@ -126,6 +162,37 @@ BOOST_AUTO_TEST_CASE(the_page_has_every_grade_version_and_hint) {
   BOOST_TEST(occurrences(page, "deadlock &lt;x&gt;") == 1u);          // escaped
   BOOST_TEST(occurrences(page, "verdict SLOW &lt;&amp;&gt;") == 1u);  // the last report
   BOOST_TEST(page.find("<script") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(the_chart_has_the_default_set_s_grades_alone) {
+  Event start;
+  start.time = 1000;
+  Event part = graded(1100, "int a;\n", verdict::Tier::optimal);
+  part.scenario = "two-stage";
+  part.seed = 1;
+  Event claimed = full(graded(1200, "int b;\n", verdict::Tier::optimal));
+  claimed.reported = true;
+  const std::string page =
+      session_page("pipeline", "s1",
+                   {start, part, claimed, full(graded(1300, "int a;\n", verdict::Tier::slow))});
+  BOOST_TEST(occurrences(page, "<circle class=\"grade") == 1u);
+  BOOST_TEST(occurrences(page, "data-tier=\"slow\"") == 1u);
+  BOOST_TEST(occurrences(page, "<tr class=\"grade partial\"") == 1u);
+  BOOST_TEST(occurrences(page, "--scenario two-stage only") == 1u);
+  BOOST_TEST(occurrences(page, "<tr class=\"grade reported\"") == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(the_axis_is_bounded_and_control_characters_shown) {
+  Event start;
+  start.time = 1000;
+  Event far = hint(1000 + 2'000'000'000LL * 60, 1);
+  Event g = full(graded(1100, "int a; // \x1b[2J\n", verdict::Tier::fail, "x \x1b]0;owned\x07"));
+  const std::string page = session_page("pipeline", "s1", {start, g, far});
+  BOOST_TEST(occurrences(page, "<text x=") < 40u);  // tier names and at most ~20 minutes
+  BOOST_TEST(page.size() < 100'000u);
+  BOOST_TEST(page.find('\x1b') == std::string::npos);
+  BOOST_TEST(page.find('\x07') == std::string::npos);
+  BOOST_TEST(occurrences(page, "\\x1b") == 2u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
