@@ -89,11 +89,10 @@ verdict::Tier unseen_tier(const std::string& file, const std::string& exercise,
   return tier;
 }
 
-// Whether `e` grades its file on the default set: the named scenarios and the public seed's
-// generated ones, what a plain `overlap grade` runs.
+// Whether `e` is this kit's grade of its file on the default set: the named scenarios and the
+// public seed's generated ones, what a plain `overlap grade` runs.
 bool on_the_default_set(const Event& e) {
-  return e.kind == Event::Kind::grade && e.built && e.scenario.empty() &&
-         e.seed == worlds::kPublicSeed && e.generated == worlds::kDefaultGenerated;
+  return e.kind == Event::Kind::grade && e.built && e.full_set && trusted(e);
 }
 
 // The session's final version: the text of its last grade that built (nullptr: none did), and
@@ -105,7 +104,7 @@ struct Final {
 Final final_version(const std::vector<Event>& events) {
   Final f;
   for (const Event& e : events) {
-    if (e.kind != Event::Kind::grade) continue;
+    if (e.kind != Event::Kind::grade || !trusted(e)) continue;  // not a claim of another machine
     if (e.built) f.version = &e;
     f.later_not_built = !e.built;
   }
@@ -157,7 +156,7 @@ Facts facts_of(const std::vector<Event>& events, const ExerciseRule& ex,
   std::vector<std::string> tiers;
   for (const Step& s : steps_of(events)) {
     const Event& e = *s.event;
-    if (e.kind == Event::Kind::hint) {
+    if (e.kind == Event::Kind::hint && trusted(e)) {  // given here, not a record's claim
       hints.push_back(fmt::format("{} ({}{})", e.hint, s.minute, e.shown ? ", shown" : ""));
       if (e.hint >= ex.first_insight_hint && f.code.first_insight_hint_given == 0) {
         f.code.first_insight_hint_given = e.hint;
