@@ -5,6 +5,7 @@
 #include <linux/futex.h>
 #include <poll.h>
 #include <sys/select.h>
+#include <sys/single_threaded.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -237,6 +238,9 @@ void note_judge_descriptors(std::initializer_list<int> fds) {
 OtherThreads read_other_threads() {
   const int alive = threads_alive();
   if (alive == 1) return {};
+  // The C library's single-thread flag is the submission's to write: told 1 with threads alive,
+  // malloc and stdio would take no locks. With more than one thread, it is 0 again.
+  if (alive > 1 && __libc_single_threaded) __libc_single_threaded = 0;
   const std::string self = std::to_string(::syscall(SYS_gettid));
   std::vector<Thread> first, second;
   const OtherThreads reading = quiet_reading(self, first);
