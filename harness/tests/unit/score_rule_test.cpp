@@ -216,7 +216,8 @@ BOOST_AUTO_TEST_CASE(a_question_not_asked_is_a_blank_cell) {
 BOOST_AUTO_TEST_CASE(the_predictions_not_asked_name_themselves) {
   const Format& f = shipped().format("45-minute");
   const GivenMarks given{{std::nullopt, std::nullopt}, 2, {2, 2}, 0, 0, 0, 0};
-  const Reading r = read_marks(f, [&](bool) { return f.code.points.at("optimal"); }, given);
+  const Reading r = read_marks(
+      f, [&](bool) { return f.code.points.at("optimal"); }, given);
   BOOST_TEST(f.outcomes[r.outcome].name == "Strong hire");
   BOOST_TEST_REQUIRE(r.deciding.size() >= 1u);
   BOOST_TEST(r.deciding.front().when.find("the predictions add up to") == 0u);
