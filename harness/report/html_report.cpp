@@ -341,6 +341,10 @@ void scenario(const verdict::ScenarioResult& r, std::size_t index, const KindCol
                    ms(r.makespan_ms), ms(r.baseline_ms), ms(r.bound_ms), 100 * r.efficiency);
   }
   fmt::format_to(out, "<dt>bound</dt><dd>{}</dd>\n", html_escape(r.bound_derivation));
+  if (r.hindsight_ms > 0) {
+    fmt::format_to(out, "<dt>hindsight</dt><dd>{}</dd>\n",
+                   html_escape(verdict::hindsight_sentence(r)));
+  }
   if (!r.best_known_note.empty()) {
     fmt::format_to(out, "<dt>best known</dt><dd>{}</dd>\n", html_escape(r.best_known_note));
   }

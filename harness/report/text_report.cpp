@@ -63,6 +63,7 @@ void print_scenario(const verdict::ScenarioResult& r, std::ostream& out) {
                "  makespan    {:g} ms   baseline {:g} ms   bound {:g} ms   efficiency {:.1f}%\n",
                r.makespan_ms, r.baseline_ms, r.bound_ms, 100 * r.efficiency);
     fmt::print(out, "  bound       {}\n", r.bound_derivation);
+    if (r.hindsight_ms > 0) fmt::print(out, "  hindsight   {}\n", verdict::hindsight_sentence(r));
     if (!r.best_known_note.empty()) fmt::print(out, "  best known  {}\n", r.best_known_note);
   }
   std::vector<std::string> parts;

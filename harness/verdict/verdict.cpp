@@ -1,5 +1,7 @@
 #include "verdict.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <boost/describe/enum_to_string.hpp>
 #include <cctype>
@@ -41,6 +43,11 @@ std::string tier_heading(Tier tier) {
   std::string heading = tier_name(tier);
   for (char& c : heading) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return heading;
+}
+
+std::string hindsight_sentence(const ScenarioResult& r) {
+  return fmt::format("{:g} ms, by {}; tiers are graded against the best known, {:g} ms",
+                     r.hindsight_ms, r.hindsight_note, r.best_known_ms);
 }
 
 int exit_code(Tier overall) { return overall >= Tier::pass ? 0 : 1; }

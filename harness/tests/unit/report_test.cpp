@@ -99,7 +99,7 @@ BOOST_AUTO_TEST_CASE(the_json_report_has_the_versioned_schema) {
   BOOST_TEST(keys == (std::vector<std::string>{"submission_sha256", "kit_commit", "kit_modified",
                                                "time_limit_s", "namespaces"}),
              boost::test_tools::per_element());
-  BOOST_TEST(o.at("schema_version").as_int64() == 3);
+  BOOST_TEST(o.at("schema_version").as_int64() == 4);
   BOOST_TEST(o.at("verdict").as_string() == "pass");
   const json::object& s = o.at("scenarios").as_array()[0].as_object();
   keys.clear();
@@ -111,6 +111,8 @@ BOOST_AUTO_TEST_CASE(the_json_report_has_the_versioned_schema) {
                                                "bound_derivation",
                                                "best_known_ms",
                                                "best_known_note",
+                                               "hindsight_ms",
+                                               "hindsight_note",
                                                "parameters",
                                                "finished",
                                                "makespan_ms",
@@ -210,7 +212,9 @@ BOOST_AUTO_TEST_CASE(the_html_page_escapes_every_text_it_shows) {
   verdict::Report rep;
   rep.exercise = rep.submission = rep.compiler = rep.provenance.kit_commit = hostile;
   verdict::ScenarioResult r = sample();
-  r.name = r.description = r.bound_derivation = r.best_known_note = r.output = hostile;
+  r.name = r.description = r.bound_derivation = r.best_known_note = r.hindsight_note = r.output =
+      hostile;
+  r.hindsight_ms = 25;
   r.utilisation[0].device = r.peak_memory[0].pool = r.peak_memory[0].unit = hostile;
   r.figures[0].name = r.timeline[0].kind = r.timeline[0].detail = r.timeline[0].status = hostile;
   r.violations = {{hostile, hostile, 20}};
@@ -220,7 +224,7 @@ BOOST_AUTO_TEST_CASE(the_html_page_escapes_every_text_it_shows) {
   const std::string page = report::html_page(rep);
   BOOST_TEST(occurrences(page, "<script>") == 2u);  // the page's own: the error recorder, the check
   BOOST_TEST(occurrences(page, hostile) == 0u);
-  BOOST_TEST(occurrences(page, escaped) >= 15u);
+  BOOST_TEST(occurrences(page, escaped) >= 16u);
   // One row per device, and the violation linked to its marker on the timeline.
   BOOST_TEST(occurrences(page, "<svg class=\"timeline\"") == 1u);
   BOOST_TEST(occurrences(page, "<g class=\"device-row\"") == 2u);

@@ -1,5 +1,6 @@
 // What a world knows of a scenario before any run: the starter's makespan, a proven lower bound
-// and the best known makespan, each with how it was derived.
+// and the best known makespan, each with how it was derived; and, where a schedule that knows
+// more than a program is told does better, that hindsight figure.
 #pragma once
 
 #include <fmt/format.h>
@@ -21,6 +22,8 @@ struct ScenarioFacts {
   Bound bound;               // no schedule is faster
   double best_known_ms = 0;  // the best schedule known: `optimal` is graded against it
   std::string best_known_note;
+  double hindsight_ms = 0;     // 0: none below the best known
+  std::string hindsight_note{};  // what it knows that a program is not told, for the candidate
 };
 
 // For the interviewer's note on the best known: where it lies more than 5 % above the bound, how

@@ -145,6 +145,8 @@ verdict::ScenarioResult record_facts(const ScenarioFacts& facts) {
   result.bound_derivation = facts.bound.derivation;
   result.best_known_ms = facts.best_known_ms;
   result.best_known_note = facts.best_known_note;
+  result.hindsight_ms = facts.hindsight_ms;
+  result.hindsight_note = facts.hindsight_note;
   return result;
 }
 

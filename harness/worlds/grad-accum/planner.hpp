@@ -2,7 +2,8 @@
 // micro-batches split over the workers by speed, a check's snapshot taken as soon as a slot is
 // free while the next step's gradients are computed), checks validated in check order on the
 // validators an assignment picks, and the stop the moment the deciding check and every earlier
-// one are in. The best assignment is the scenario's best known makespan.
+// one are in. The best rule a program can follow is the scenario's best known makespan; the best
+// assignment of all, which knows what a program is not told, is its hindsight figure.
 #pragma once
 
 #include <cstdint>
@@ -49,6 +50,10 @@ struct BestKnown {
 // The best planned makespan over the rules above.
 double best_by_rule(const Scenario& s, const Decision& d);
 
+// The best known: the best rule, which a program reaches with what the API tells it (each rule is
+// a program of the kit: the reference, tests/grad-accum/designs).
+BestKnown best_known(const Scenario& s, const Decision& d);
+
 // The best assignment of the first `decisive_checks` checks to validators found by a branch and
 // bound over every assignment (a check may wait for a busy validator), starting from the rules.
 struct Searched {
@@ -60,7 +65,13 @@ struct Searched {
 Searched search_assignments(const Scenario& s, int decisive_checks,
                             std::int64_t node_limit = 200'000);
 
-// The best planned makespan: the search's.
-BestKnown best_known(const Scenario& s, const Decision& d);
+// The search's best, when it beats every rule: it gives checks to validators knowing their
+// speeds and which check decides. The note says how, for interviewers.
+std::optional<BestKnown> hindsight(const Scenario& s, const Decision& d);
+
+// What the hindsight schedule knows that a program is not told: one line for the candidate.
+inline constexpr const char* kHindsightKnows =
+    "a schedule that knows each validator's speed and which check decides, which a program is "
+    "not told";
 
 }  // namespace overlap::grad_accum

@@ -53,6 +53,10 @@ class Schedule {
       mean_.push_back(sim::from_ms(s.worker_ms[w]));
       fail_at_.push_back(s.fails_at_us(w));
     }
+    for (int w = 0; w < s.workers(); ++w) {  // a speed group: the workers of one mean time
+      speed_group_.push_back(static_cast<int>(
+          std::find(s.worker_ms.begin(), s.worker_ms.end(), s.worker_ms[w]) - s.worker_ms.begin()));
+    }
     std::iota(fastest_first_.begin(), fastest_first_.end(), 0);
     std::stable_sort(fastest_first_.begin(), fastest_first_.end(),
                      [&](int a, int b) { return s.worker_ms[a] < s.worker_ms[b]; });
@@ -323,6 +327,18 @@ class Schedule {
     return n;
   }
 
+  // No worker of the team in speed group g is pulling or computing: its gradients are all in.
+  bool group_complete(int g) const {
+    for (int w = 0; w < s_.workers(); ++w) {
+      const Worker& x = workers_[w];
+      if (speed_group_[w] == g && x.in_team &&
+          (x.state == State::pulling || x.state == State::computing)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   // The waiting gradient a push sends next (ties: the first to arrive).
   std::size_t first_in_order() const {
     std::size_t best = 0;
@@ -350,11 +366,17 @@ class Schedule {
       stop(w);
     }
     if (waiting_.empty()) return;
-    const bool average = policy_.server == Policy::Server::average;
+    const bool group = policy_.server == Policy::Server::group;
+    const bool average = policy_.server == Policy::Server::average || group;
     if (average && policy_.pace > 0 && pacer_busy()) return;
     if (average && static_cast<int>(waiting_.size()) < policy_.quorum && computing() > 0) return;
-    // Averages take every waiting gradient, in arrival order; a push takes the first in order.
+    // Averages take every waiting gradient (by group: of the groups complete), in arrival order; a
+    // push takes the first in order.
     for (std::size_t i = 0; i < waiting_.size();) {
+      if (group && !group_complete(speed_group_[waiting_[i]])) {
+        ++i;
+        continue;
+      }
       const std::size_t next = average ? i : first_in_order();
       const int w = waiting_[next];
       Worker& x = workers_[w];
@@ -392,6 +414,7 @@ class Schedule {
   double fastest_cycle_ = 0;  // microseconds per mini-batch, the whole team at its fastest
   Time slowest_mean_ = 0;     // of the team's compute times
   std::vector<int> fastest_first_;
+  std::vector<int> speed_group_;  // per worker: the first worker of its mean time
   std::vector<Worker> workers_;
   std::vector<Time> mean_, fail_at_;
   std::vector<bool> handed_;  // per mini-batch: handed out at least once
@@ -458,8 +481,17 @@ class Search {
       }
       vary_end_game_and_stale_rule();
     }
-    if (breadth == Breadth::wide) quorums();
-    return best_;
+    if (breadth == Breadth::wide) {
+      quorums();
+      groups();
+    }
+    if (online_.ms < 0) return best_;
+    Plan out = online_;
+    if (best_.ms < online_.ms) {
+      out.hindsight_ms = best_.ms;
+      out.hindsight_policy = best_.policy;
+    }
+    return out;
   }
 
  private:
@@ -537,6 +569,40 @@ class Search {
     vary_end_game_and_stale_rule();
   }
 
+  // One average per speed group, on teams of the fastest workers: every team under each stale
+  // rule and end game a program can follow, up to 16 teams spread over the speeds, then the
+  // neighbours of the best of them.
+  void groups() {
+    Plan best_group;
+    auto run = [&](Policy p) {
+      const double ms = consider(p);
+      if (ms > 0 && (best_group.ms < 0 || ms < best_group.ms)) best_group.ms = ms, best_group.policy = p;
+    };
+    const std::size_t step = std::max<std::size_t>(1, teams_.size() / 16);
+    for (auto stale : stale_rules_) {
+      for (auto end_game : {Policy::EndGame::none, Policy::EndGame::mean}) {
+        Policy p;
+        p.server = Policy::Server::group;
+        p.stale = stale;
+        p.end_game = end_game;
+        for (std::size_t i = 0; i < teams_.size(); i += step) {
+          p.team = teams_[i];
+          run(p);
+        }
+        p.team = teams_.back();
+        run(p);
+      }
+    }
+    if (best_group.ms < 0) return;
+    const auto centre = std::find(teams_.begin(), teams_.end(), best_group.policy.team);
+    for (auto t = centre - std::min<std::ptrdiff_t>(step, centre - teams_.begin());
+         t != teams_.end() && t <= centre + static_cast<std::ptrdiff_t>(step); ++t) {
+      Policy p = best_group.policy;
+      p.team = *t;
+      run(p);
+    }
+  }
+
   void refine_team() {
     refine(
         teams_, [](const Policy& p) { return p.team; },
@@ -573,7 +639,11 @@ class Search {
   }
 
  private:
-  double consider(const Policy& p) { return consider(p, best_.ms); }
+  // A policy a program can follow is cut short only when it cannot beat the best of those.
+  double consider(const Policy& p) {
+    return consider(p, offline(p) ? best_.ms : online_.ms);
+  }
+  static bool offline(const Policy& p) { return p.end_game == Policy::EndGame::actual; }
 
   // The policy's makespan (-1: it never finishes, it was tried before, or it would end after
   // `cutoff` ms, when that is positive).
@@ -587,6 +657,10 @@ class Search {
     if (ms > 0 && (best_.ms < 0 || ms < best_.ms)) {
       best_.ms = ms;
       best_.policy = p;
+    }
+    if (ms > 0 && !offline(p) && (online_.ms < 0 || ms < online_.ms)) {
+      online_.ms = ms;
+      online_.policy = p;
     }
     return ms;
   }
@@ -619,7 +693,8 @@ class Search {
   std::vector<Policy::Stale> stale_rules_;
   ComputeTimes computes_;
   std::set<std::tuple<int, int, int, int, int, int, int>> tried_;
-  Plan best_;
+  Plan best_;    // over every policy: the search refines around it
+  Plan online_;  // over the policies a program can follow
 };
 
 }  // namespace
@@ -630,6 +705,10 @@ Plan best_known(const Scenario& s, Breadth breadth) {
   best.note =
       fmt::format("{}: {}", proven ? "optimal, on the bound" : "best known, not proven optimal",
                   describe(s, best.policy));
+  if (best.hindsight_ms > 0) {
+    best.note += fmt::format("; in hindsight {:g} ms: {}", best.hindsight_ms,
+                             describe(s, best.hindsight_policy));
+  }
   return best;
 }
 
@@ -637,7 +716,10 @@ std::string describe(const Scenario& s, const Policy& p) {
   using P = Policy;
   std::string out =
       p.team == s.workers() ? "every worker" : fmt::format("the {} fastest workers", p.team);
-  if (p.server == P::Server::push) {
+  if (p.server == P::Server::group) {
+    out += ", the gradients of each speed group averaged in one apply once the whole group's are "
+           "in";
+  } else if (p.server == P::Server::push) {
     out += p.order == P::Order::arrival ? ", gradients pushed one at a time as they arrive"
            : p.order == P::Order::fastest_first
                ? ", gradients pushed one at a time, the fastest worker's first"

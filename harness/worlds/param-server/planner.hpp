@@ -17,8 +17,10 @@ namespace overlap::param_server {
 // goes back to the pool.
 struct Policy {
   int team = 0;  // the `team` fastest workers take part (equal speeds: lower index first)
-  // One gradient per push, in an order; or every waiting gradient in one apply_average.
-  enum class Server { push, average } server = Server::push;
+  // One gradient per push, in an order; or every waiting gradient in one apply_average; or one
+  // apply_average per speed group, once every worker of the group still working has its
+  // gradient waiting (workers of one speed pull, compute and send together).
+  enum class Server { push, average, group } server = Server::push;
   enum class Order { arrival, fastest_first, slowest_first } order = Order::arrival;
   // average only: 0 applies as soon as a gradient waits; j >= 1 also waits while the j-th fastest
   // working worker of the team computes (one update per its cycle: fewer versions).
@@ -60,16 +62,28 @@ struct Outcome {
 Outcome simulate(const Scenario& s, const Policy& policy);
 
 struct Plan {
-  double ms = -1;
+  double ms = -1;  // the best over the policies a program can follow: the best known
   Policy policy;
   std::string note;  // which family reached it, and whether the bound proves it optimal
+  // The best over every policy, when one that plans on the actual compute times and failures
+  // (which a program is not told) beats the best known; -1 otherwise.
+  double hindsight_ms = -1;
+  Policy hindsight_policy;
 };
 
-// The best schedule over the families: teams of every worker up to some speed; pushes one at a
-// time in three orders, or averages applied at once, paced by one worker of the team or once a
-// quorum of gradients waits; the end game off, by mean times or by actual ones; a stale gradient
-// retiring its worker or recomputed. Narrow: without quorums, the search drawn scenarios are
-// accepted on, so that widening the search does not change what is drawn.
+// What the hindsight policies know that a program is not told: one line for the candidate.
+inline constexpr const char* kHindsightKnows =
+    "a schedule that knows each compute's actual time and when each worker fails, which a "
+    "program is not told";
+
+// The best schedule over the families (and, apart, the best in hindsight): teams of every worker
+// up to some speed; pushes one at a time in three orders, or averages applied at once, paced by
+// one worker of the team, once a quorum of gradients waits, or once per speed group; the end
+// game off, by mean times or by actual ones; a stale gradient retiring its worker or recomputed.
+// Narrow: without quorums or groups, the search drawn scenarios are accepted on, so that
+// widening the search does not change what is drawn. Unsearched: teams that are not the
+// fastest workers, paces and quorums that change during a run, mini-batches held back from a
+// worker before the end game.
 enum class Breadth { narrow, wide };
 Plan best_known(const Scenario& s, Breadth breadth = Breadth::wide);
 

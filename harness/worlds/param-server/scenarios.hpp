@@ -34,6 +34,7 @@ struct Scenario {
   // not known yet). Optimal only where it meets the lower bound, and the note says which.
   double best_known_ms = 0;
   std::string best_known_note{};
+  double hindsight_ms = 0;  // the planner's best in hindsight, when below the best known (0: none)
 
   int workers() const { return static_cast<int>(worker_ms.size()); }
   // When worker w fails, in whole microseconds; never: -1.
