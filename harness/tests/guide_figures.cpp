@@ -7,9 +7,10 @@
 //
 // A checked table is a Markdown table right after a line `<!-- checked: TEST [TEST...] -->`, each
 // TEST a ctest test that wrote REPORTS/TEST/report.json. Its rows are keyed by a `scenario` column
-// (figures of that scenario: baseline, bound, best known, tier lines, the reference's makespan,
-// and parameters) or by a `kit file` column (a program of the kit, graded by its own test:
-// verdicts, violation kinds and makespans per scenario). The card's score table, after
+// (figures of that scenario: baseline, bound, best known, tier lines, the reference's makespan, a
+// makespan of the test the column names, and parameters) or by a `kit file` column (a program of
+// the kit, graded by its own test: verdicts, violation kinds and makespans per scenario). The
+// card's score table, after
 // `<!-- score table: FORMAT -->`, is the one guides/score.json generates (with the sentence that
 // reads it), and the anchors table, after `<!-- anchors: FORMAT -->`, lists every anchor of the
 // exercise with its overall tier on the default set, as the data says and as its test
@@ -319,7 +320,9 @@ class Checker {
           check_time(baseline / number(*any, "optimal_speedup"));
         }
         if (h.find("reference") != std::string::npos || h.find("makespan") != std::string::npos) {
-          const json::object* s = h.find("reference") != std::string::npos ? reference : any;
+          const json::object* s =
+              h.find("reference") != std::string::npos ? reference : named_in(h, tests, name);
+          if (!s) s = any;
           recognised = true;
           if (!s) {
             error(row_line, guide_, "column {}: no solution report graded {}", header[c], name);
@@ -339,6 +342,20 @@ class Checker {
         if (!recognised) parameters(w, cell, *any);
       }
     }
+  }
+
+  // The scenario's run by the test a column header names by its last part, underscores read as
+  // spaces ("lowest idle: makespan" for design.grad-accum.lowest_idle); none if it names none.
+  const json::object* named_in(const std::string& header, const std::vector<std::string>& tests,
+                               const std::string& scenario) {
+    for (const std::string& test : tests) {
+      std::string last = test.substr(test.rfind('.') + 1);
+      std::replace(last.begin(), last.end(), '_', ' ');
+      if (header.find(last) == std::string::npos) continue;
+      if (const json::object* report = reports_.get(test))
+        return Reports::scenario(*report, scenario);
+    }
+    return nullptr;
   }
 
   // Every number of a parameter column is one of the scenario's parameter values.
@@ -641,7 +658,8 @@ std::string anchors_table(const std::vector<overlap::interview::Anchor>& anchors
 }
 
 // The card of a format that grades one scenario (`## The 15-minute card`): it fits a printed
-// page, names its scenario as the command grades it, and quotes the hints its data lists.
+// page, names its scenario as the command grades it, quotes the hints its data lists, and marks
+// the debrief of a candidate already at the best known, who has no gap to explain.
 void check_format_card(const std::string& exercise, const std::string& guide,
                        const std::vector<std::string>& lines, const fs::path& kit,
                        const std::string& format, const std::string& scenario,
@@ -656,6 +674,12 @@ void check_format_card(const std::string& exercise, const std::string& guide,
   if (const int words = words_in(card); words > kCardWordLimit) {
     error(line, guide, "the {} card has {} words, more than a printed page ({})", format, words,
           kCardWordLimit);
+  }
+  if (card.find("Already at the best known:") == std::string::npos) {
+    error(line, guide,
+          "the {} card's debrief has no mark for a candidate already at the best known "
+          "(`Already at the best known:`)",
+          format);
   }
   const std::string command = fmt::format("./overlap grade {} --scenario {}", exercise, scenario);
   if (card.find(command) == std::string::npos) {
@@ -723,6 +747,17 @@ void check_score_tables(const std::string& exercise, const std::string& guide,
     }
     (score ? scored : anchored).insert(format);
     if (score) continue;
+    // A candidate at the reference's standing can reach the top outcome: some anchor grades the
+    // reference and names that outcome.
+    const std::string reference = fmt::format("solutions/{}/train.cpp", exercise);
+    const std::string& top = rule.format(format).outcomes.front().name;
+    if (std::none_of(anchors.begin(), anchors.end(),
+                     [&](const auto& a) { return a.program == reference && a.outcome == top; })) {
+      error(static_cast<int>(i) + 1, guide,
+            "no {} anchor grades the reference ({}) as {}: a candidate already at the best known "
+            "has no row",
+            format, reference, top);
+    }
     for (const auto& a : anchors) {
       const std::string test = fmt::format("anchor.{}.{}", exercise, a.name);
       const json::object* report = reports.get(test);

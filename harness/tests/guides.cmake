@@ -105,13 +105,14 @@ endif()
 
 # ... and a guide whose printed pages lack what the table needs: an intro of three sentences,
 # predictions without a question, a follow-up question without its weak answer; whose words no
-# longer take the preparation time guides/README.md gives; and whose 15-minute card grades
-# another scenario than the rule names and misquotes a hint that fits it.
+# longer take the preparation time guides/README.md gives; and whose 15-minute card has no mark
+# for a debrief already at the best known, grades another scenario than the rule names and
+# misquotes a hint that fits it.
 add_test(NAME guide.checker-rejects-pages
   COMMAND ${CMAKE_COMMAND}
     "-DCOMMAND=$<TARGET_FILE:overlap-guide-figures>;pipeline;${CMAKE_CURRENT_SOURCE_DIR}/guides/wrong_pages.md;${PROJECT_SOURCE_DIR}/guides/hints/pipeline.md;${CMAKE_CURRENT_BINARY_DIR};${PROJECT_SOURCE_DIR}"
     -DEXIT=1
-    "-DOUTPUT_MATCHES=the card's intro has 3 sentences, not two.*the card asks no predictions.*page two: follow-up question 2 has no \\*Weak:\\* answer.*pipeline takes [0-9]+ minutes to prepare, the table says 25.*the 15-minute card does not give its scenario's command `./overlap grade pipeline --scenario default`.*the 15-minute card does not quote hint 4 word for word"
+    "-DOUTPUT_MATCHES=the card's intro has 3 sentences, not two.*the card asks no predictions.*page two: follow-up question 2 has no \\*Weak:\\* answer.*pipeline takes [0-9]+ minutes to prepare, the table says 25.*the 15-minute card's debrief has no mark for a candidate already at the best known.*the 15-minute card does not give its scenario's command `./overlap grade pipeline --scenario default`.*the 15-minute card does not quote hint 4 word for word"
     "-DOUTPUT_LACKS=follow-up question 1 |15-minute card does not quote hint [12] "
     -P ${expect_exit})
 set_tests_properties(guide.checker-rejects-pages PROPERTIES LABELS guide)

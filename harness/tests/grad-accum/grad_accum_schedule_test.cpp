@@ -193,7 +193,8 @@ BOOST_AUTO_TEST_CASE(waiting_for_a_fast_validator_can_beat_every_rule) {
   BOOST_TEST(std::count(found.validator.begin(), found.validator.end(), 1) >= 5);
   // That search knows the validators' speeds and the deciding check: it is the hindsight figure,
   // and the best known is the best rule's, which a program reaches with what it is told.
-  BOOST_TEST(best_known(s, d).ms == best_by_rule(s, d));
+  BOOST_TEST(best_known(s, d).ms <= best_by_rule(s, d));
+  BOOST_TEST(best_known(s, d).ms > found.makespan_ms);
   const std::optional<BestKnown> known = hindsight(s, d);
   BOOST_TEST_REQUIRE(known.has_value());
   BOOST_TEST(known->ms == found.makespan_ms);
@@ -204,6 +205,20 @@ BOOST_AUTO_TEST_CASE(waiting_for_a_fast_validator_can_beat_every_rule) {
   const Searched cut = search_assignments(s, d.stop_check, 1);
   BOOST_TEST(!cut.exhaustive);
   BOOST_TEST(cut.makespan_ms == best_by_rule(s, d));
+}
+
+// seed-3-2: the gradients after a check computed only once its snapshot is taken (slower
+// training) let check snapshots reach a faster validator: 4063.226 ms against 4171.327 with
+// training overlapped. tests/grad-accum/styles/per_device.cpp trains so and runs exactly that.
+BOOST_AUTO_TEST_CASE(training_after_the_snapshot_is_a_rule_too) {
+  const Scenario s = World::generate(3, 2);
+  const Decision d = oracle(s).decision;
+  BOOST_TEST(std::abs(best_by_rule(s, d) - 4171.327) < 1e-6);
+  const double after =
+      plan(s, d.stop_check, Assignment::free_first, Training::after_snapshot).makespan_ms;
+  BOOST_TEST(std::abs(after - 4063.226) < 1e-6);
+  BOOST_TEST(best_known(s, d).ms == after);
+  BOOST_TEST(best_known(s, d).note.find("only after it") != std::string::npos);
 }
 
 // What the brief promises of every generated scenario (exercises/grad-accum/README.md).
@@ -297,9 +312,10 @@ BOOST_AUTO_TEST_CASE(generated_figures_hold) {
                    plan(s, d.stop_check, Assignment::round_robin).makespan_ms);
         BOOST_TEST(facts.best_known_ms <=
                    plan(s, d.stop_check, Assignment::lowest_idle).makespan_ms);
-        // The best known is the best rule's; the search's best, where below it, the hindsight
-        // figure.
-        BOOST_TEST(facts.best_known_ms == best_by_rule(s, d));
+        // The best known is the best rule's, under either training; the search's best (training
+        // overlapped), where below it, the hindsight figure.
+        BOOST_TEST(facts.best_known_ms == best_known(s, d).ms);
+        BOOST_TEST(facts.best_known_ms <= best_by_rule(s, d));
         const double searched = search_assignments(s, d.stop_check).makespan_ms;
         BOOST_TEST(facts.hindsight_ms == (searched < facts.best_known_ms ? searched : 0));
         // Where trying every assignment is small, nothing it finds is below the bound, and the

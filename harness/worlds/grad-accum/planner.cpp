@@ -18,8 +18,9 @@ using sim::Time;  // whole microseconds, as the simulator counts: sums stay exac
 // Training and validation advanced one check at a time, the state a search branches on.
 class Timeline {
  public:
-  explicit Timeline(const Scenario& s)
+  explicit Timeline(const Scenario& s, Training training = Training::overlapped)
       : s_(&s),
+        training_(training),
         compute_(sim::from_ms(step_compute_ms(s))),
         optimizer_(sim::from_ms(s.optimizer_ms)),
         free_(s.validators, 0) {
@@ -40,18 +41,10 @@ class Timeline {
   const std::vector<int>& assignment() const { return validator_; }
 
   // Trains up to the next check's step and takes its snapshot as soon as a slot is free; the
-  // step after it waits for that snapshot, its gradients do not.
+  // step after it waits for that snapshot (overlapped: its gradients do not).
   Time next_snapshot() {
     const int check = checks() + 1;
-    while (static_cast<int>(applied_steps_.size()) < check * s_->validate_every) {
-      Time start = applied_ + compute_;
-      if (!snapshots_.empty() &&
-          static_cast<int>(applied_steps_.size()) == checks() * s_->validate_every) {
-        start = std::max(start, snapshots_.back());
-      }
-      applied_ = start + optimizer_;
-      applied_steps_.push_back(applied_);
-    }
+    while (static_cast<int>(applied_steps_.size()) < check * s_->validate_every) next_step();
     Time slot = 0;
     if (check > s_->snapshot_slots) {  // the (check - slots)-th validation to end frees one
       std::vector<Time> ends = validated_;
@@ -75,19 +68,24 @@ class Timeline {
 
   // The steps after the last check, to the step limit (no snapshot holds them back).
   void train_to_limit() {
-    while (static_cast<int>(applied_steps_.size()) < s_->max_steps) {
-      Time start = applied_ + compute_;
-      if (!snapshots_.empty() &&
-          static_cast<int>(applied_steps_.size()) == checks() * s_->validate_every) {
-        start = std::max(start, snapshots_.back());
-      }
-      applied_ = start + optimizer_;
-      applied_steps_.push_back(applied_);
-    }
+    while (static_cast<int>(applied_steps_.size()) < s_->max_steps) next_step();
   }
 
  private:
+  // One optimizer step; the first after a check waits for that check's snapshot.
+  void next_step() {
+    Time start = applied_ + compute_;
+    if (!snapshots_.empty() &&
+        static_cast<int>(applied_steps_.size()) == checks() * s_->validate_every) {
+      start = training_ == Training::overlapped ? std::max(start, snapshots_.back())
+                                                : std::max(applied_, snapshots_.back()) + compute_;
+    }
+    applied_ = start + optimizer_;
+    applied_steps_.push_back(applied_);
+  }
+
   const Scenario* s_;
+  Training training_;
   Time compute_, optimizer_;
   std::vector<Time> validation_, free_;
   Time applied_ = 0, snapshot_ = 0;
@@ -235,8 +233,8 @@ bool Schedule::results_out_of_order(int decisive_checks) const {
   return false;
 }
 
-Schedule plan(const Scenario& s, int decisive_checks, Assignment how) {
-  Timeline t(s);
+Schedule plan(const Scenario& s, int decisive_checks, Assignment how, Training training) {
+  Timeline t(s, training);
   const int checks = s.max_steps / s.validate_every;
   for (int c = 1; c <= checks; ++c) {
     t.next_snapshot();
@@ -281,24 +279,32 @@ Searched search_assignments(const Scenario& s, int decisive_checks, std::int64_t
 
 namespace {
 
-std::string full_speed_note(const Scenario& s, const std::string& assignment, int stop_check) {
+std::string schedule_note(const Scenario& s, Training training, const std::string& assignment,
+                          int stop_check) {
   return fmt::format(
       "training at full speed ({} micro-batches split over the workers by speed, {:g} ms a step "
-      "with the optimizer; a check's snapshot as soon as a slot is free), {}; stop() when check "
-      "{} and every earlier one are in",
-      s.micro_batches, step_compute_ms(s) + s.optimizer_ms, assignment, stop_check);
+      "with the optimizer; a check's snapshot as soon as a slot is free, {}), {}; stop() when "
+      "check {} and every earlier one are in",
+      s.micro_batches, step_compute_ms(s) + s.optimizer_ms,
+      training == Training::overlapped
+          ? "the next step's gradients computed meanwhile"
+          : "the next step's gradients only after it (a later snapshot can find a faster "
+            "validator free)",
+      assignment, stop_check);
 }
 
 }  // namespace
 
 BestKnown best_known(const Scenario& s, const Decision& d) {
   BestKnown best{std::numeric_limits<double>::infinity(), ""};
-  for (Assignment how :
-       {Assignment::free_first, Assignment::lowest_idle, Assignment::round_robin}) {
-    const double ms = plan(s, d.stop_check, how).makespan_ms;
-    if (ms < best.ms) {
-      best = {ms, fmt::format("{:g} ms: {}", ms,
-                              full_speed_note(s, assignment_name(how), d.stop_check))};
+  for (Training training : {Training::overlapped, Training::after_snapshot}) {
+    for (Assignment how :
+         {Assignment::free_first, Assignment::lowest_idle, Assignment::round_robin}) {
+      const double ms = plan(s, d.stop_check, how, training).makespan_ms;
+      if (ms < best.ms) {
+        best = {ms, fmt::format("{:g} ms: {}", ms,
+                                schedule_note(s, training, assignment_name(how), d.stop_check))};
+      }
     }
   }
   return best;
@@ -310,11 +316,11 @@ std::optional<BestKnown> hindsight(const Scenario& s, const Decision& d) {
   return BestKnown{
       found.makespan_ms,
       fmt::format("{:g} ms in hindsight: {}{}", found.makespan_ms,
-                  full_speed_note(s,
-                                  fmt::format("checks 1 to {} to validators {}, some waiting for a "
-                                              "faster validator",
-                                              d.stop_check, fmt::join(found.validator, " ")),
-                                  d.stop_check),
+                  schedule_note(s, Training::overlapped,
+                                fmt::format("checks 1 to {} to validators {}, some waiting for a "
+                                            "faster validator",
+                                            d.stop_check, fmt::join(found.validator, " ")),
+                                d.stop_check),
                   found.exhaustive ? " (the best over every assignment)"
                                    : " (the best a cut-short search found)")};
 }

@@ -24,6 +24,11 @@ enum class Assignment {
   round_robin,  // check c to validator (c - 1) mod V, waiting for it if it is busy
 };
 
+// When the step after a check computes its gradients: while the check's snapshot waits for a slot
+// (overlapped), or only once it is taken (after_snapshot: slower training, but a check's
+// snapshot comes later, when a faster validator may be free).
+enum class Training { overlapped, after_snapshot };
+
 // One planned run, in milliseconds from the start.
 struct Schedule {
   double makespan_ms = 0;            // when the deciding check and every earlier one are in
@@ -38,20 +43,22 @@ struct Schedule {
   bool results_out_of_order(int decisive_checks) const;
 };
 
-// Training at full speed to the step limit, every check of it assigned as `how` says; the
-// makespan counts the first `decisive_checks`.
-Schedule plan(const Scenario& s, int decisive_checks, Assignment how);
+// Training to the step limit, every check of it assigned as `how` says; the makespan counts the
+// first `decisive_checks`.
+Schedule plan(const Scenario& s, int decisive_checks, Assignment how,
+              Training training = Training::overlapped);
 
 struct BestKnown {
   double ms = 0;
   std::string note;  // which schedule reaches it, for interviewers
 };
 
-// The best planned makespan over the rules above.
+// The best planned makespan over the rules above, training overlapped: what scenarios are drawn
+// on, so that adding a rule does not change what is drawn.
 double best_by_rule(const Scenario& s, const Decision& d);
 
-// The best known: the best rule, which a program reaches with what the API tells it (each rule is
-// a program of the kit: the reference, tests/grad-accum/designs).
+// The best known: the best rule under either training, which a program reaches with what the API
+// tells it (each is a program of the kit: the reference, tests/grad-accum/designs and styles).
 BestKnown best_known(const Scenario& s, const Decision& d);
 
 // The best assignment of the first `decisive_checks` checks to validators found by a branch and

@@ -9,8 +9,8 @@
 #include <boost/asio/experimental/parallel_group.hpp>
 #include <map>
 #include <memory>
-#include <set>
 #include <overlap/grad_accum.hpp>
+#include <set>
 #include <vector>
 
 namespace asio = boost::asio;

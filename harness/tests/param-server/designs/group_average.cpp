@@ -2,10 +2,11 @@
 // within twice the fastest's take mini-batches from a pool; the server applies a group's
 // gradients in one apply_average once every working worker of that speed has its gradient in,
 // so a group pulls, computes and sends together. A failed worker's mini-batch goes back to the
-// pool; under a staleness bound, a too stale gradient's mini-batch goes back and its worker
-// retires (unless it is the last one). Correct everywhere; with workers of many speeds it can
-// beat one average of whatever waits, and with one speed it waits for the slowest draw of the
-// group. The world's planner searches its family (worlds/param-server/planner.hpp: group).
+// pool (and if the whole team fails, the others come in); under a staleness bound, a too stale
+// gradient's mini-batch goes back and its worker retires (unless it is the last one). Correct
+// everywhere and rarely `optimal`: the slower workers sit out, a fast group waits for its slowest
+// draw, and with speeds drawn apart a group is one worker. The world's planner searches its
+// family (worlds/param-server/planner.hpp: group) and grades it exactly (group_average.cmake).
 #include <algorithm>
 #include <boost/asio.hpp>
 #include <boost/asio/experimental/channel.hpp>
@@ -72,10 +73,14 @@ class Server {
     std::stable_sort(fastest_first_.begin(), fastest_first_.end(), [&](int a, int b) {
       return cluster.worker(a).ms_per_gradient() < cluster.worker(b).ms_per_gradient();
     });
-    // The team: the workers within twice the fastest's mean time.
+    // The team: the workers within twice the fastest's mean time; the others sit out.
     const double fastest = cluster.worker(fastest_first_[0]).ms_per_gradient();
     for (int w = 0; w < workers; ++w) {
-      if (cluster.worker(w).ms_per_gradient() > 2 * fastest) state_[w] = State::gone, --working_;
+      if (cluster.worker(w).ms_per_gradient() > 2 * fastest) {
+        state_[w] = State::gone;
+        --working_;
+        benched_.push_back(w);
+      }
     }
   }
 
@@ -104,12 +109,18 @@ class Server {
   // Idle workers take the next mini-batches, the fastest first.
   void hand_out() {
     for (int w : fastest_first_) {
+      if (state_[w] == State::idle && cluster_.worker(w).failed()) stop(w);
+    }
+    if (working_ == 0) {  // the whole team failed: those who sat out come in
+      for (int w : benched_) {
+        state_[w] = State::idle;
+        ++working_;
+      }
+      benched_.clear();
+    }
+    for (int w : fastest_first_) {
       if (pool_.empty()) return;
       if (state_[w] != State::idle) continue;
-      if (cluster_.worker(w).failed()) {
-        stop(w);
-        continue;
-      }
       mailboxes_[w]->try_send(error_code{}, pool_.front());
       pool_.pop_front();
       state_[w] = State::computing;
@@ -188,7 +199,8 @@ class Server {
   std::vector<State> state_;     // per worker
   std::vector<int> fastest_first_;
   int applied_ = 0;
-  int working_;  // workers neither failed nor retired
+  int working_;               // workers neither failed, retired nor sitting out
+  std::vector<int> benched_;  // outside the team, until the whole team has failed
 };
 
 awaitable<void> train(ps::Cluster& cluster) {
