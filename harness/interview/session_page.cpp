@@ -189,6 +189,11 @@ void diff_block(const std::string& before, const std::string& after, Out out) {
   fmt::format_to(out, "</pre>\n");
 }
 
+// "1 hint", "2 hints".
+std::string counted(int n, const char* noun) {
+  return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
+}
+
 }  // namespace
 
 std::vector<std::pair<char, std::string>> line_diff(const std::string& before,
@@ -241,9 +246,10 @@ std::string session_page(const std::string& exercise, const std::string& session
   fmt::format_to(out,
                  "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                  "<title>overlap session: {0}</title>\n<style>{1}</style>\n</head>\n<body>\n"
-                 "<h1>{0}: session {2}</h1>\n<p class=\"summary\">{3} grades of {5} versions, {4} "
-                 "hints; minutes from the session's start{6}.</p>\n",
-                 page_text(exercise), kStyle, page_text(session_name), grades, hints, versions,
+                 "<h1>{0}: session {2}</h1>\n<p class=\"summary\">{3} of {5}, {4}; minutes from "
+                 "the session's start{6}.</p>\n",
+                 page_text(exercise), kStyle, page_text(session_name), counted(grades, "grade"),
+                 counted(hints, "hint"), counted(versions, "version"),
                  imported ? ", as the candidate's machine reported them (the tiers charted are "
                             "this kit's grades of the record's files)"
                           : "");
