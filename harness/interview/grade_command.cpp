@@ -138,13 +138,15 @@ int grade_into(const std::optional<fs::path>& session, const std::string& judge_
 }
 
 Regrade grade_text(const std::string& judge_program, const std::string& exercise,
-                   const std::string& source, const fs::path& work, std::int64_t time) {
+                   const std::string& source, const fs::path& work, std::int64_t time,
+                   const std::vector<std::string>& extra) {
   fs::create_directories(work);
   const fs::path file = work / "train.cpp";
   write_text(file, source);
   // As `overlap grade` runs it: the default set, the file under the candidate's name.
-  const std::vector<std::string> judge_args = {"--submission", file.string(), "--submission-name",
-                                               fmt::format("exercises/{}/train.cpp", exercise)};
+  std::vector<std::string> judge_args = {"--submission", file.string(), "--submission-name",
+                                         fmt::format("exercises/{}/train.cpp", exercise)};
+  judge_args.insert(judge_args.end(), extra.begin(), extra.end());
   const GradeAsked asked = asked_of(judge_args);
   std::vector<std::string> args = {exercise};
   args.insert(args.end(), judge_args.begin(), judge_args.end());

@@ -32,7 +32,9 @@ struct Regrade {
   std::optional<Event> event;
   std::string messages;
 };
+// `extra` adds report options (--html FILE) that change no grade.
 Regrade grade_text(const std::string& judge_program, const std::string& exercise,
-                   const std::string& source, const std::filesystem::path& work, std::int64_t time);
+                   const std::string& source, const std::filesystem::path& work, std::int64_t time,
+                   const std::vector<std::string>& extra = {});
 
 }  // namespace overlap::interview

@@ -106,6 +106,9 @@ JudgeRun run_judge(const std::string& judge, std::vector<std::string> args,
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, out.write, 1);
   posix_spawn_file_actions_adddup2(&actions, err.write, 2);
+  // Nothing else of this program's reaches the judge (the interview's server, its listening
+  // socket and its connections among them), whatever was opened without close-on-exec.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
   pid_t pid = 0;
   const int failed = ::posix_spawn(&pid, judge.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);

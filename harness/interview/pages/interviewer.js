@@ -1,0 +1,133 @@
+// The interviewer's page: each version as the candidate grades it, its diff to the version before
+// and its report, the tier over time (full grades only), the clock from the interview's start,
+// and the hints, each sent with one button. Everything comes from the room's event stream.
+"use strict";
+
+const base = location.pathname.endsWith("/") ? location.pathname : location.pathname + "/";
+const $ = (id) => document.getElementById(id);
+const versions = new Map();  // version number -> its last graded event
+let started = 0;
+
+function status(text, kind) {
+  $("status").textContent = text;
+  $("status").className = "status " + (kind || "");
+}
+
+function tick() {
+  if (!started) return;
+  const seconds = Math.max(0, Math.floor(Date.now() / 1000 - started));
+  $("clock").textContent = Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+}
+setInterval(tick, 1000);
+
+// A line diff (longest common subsequence): "  " kept, "- " removed, "+ " added.
+function diff(before, after) {
+  const a = before.split("\n"), b = after.split("\n");
+  const n = a.length, m = b.length;
+  if (n * m > 4e6) return [["~", "the versions are too long to compare here"]];
+  const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+  const out = [];
+  let i = 0, j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] === b[j]) { out.push([" ", a[i]]); i++; j++; }
+    else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) { out.push(["+", b[j]]); j++; }
+    else { out.push(["-", a[i]]); i++; }
+  }
+  return out;
+}
+
+function show(version) {
+  const event = versions.get(version);
+  if (!event) return;
+  $("detail-title").textContent = "Version " + version + ": " + event.verdict + " (minute " + event.minute + ")";
+  const before = versions.get(version - 1);
+  const pre = $("diff");
+  pre.textContent = "";
+  for (const [mark, line] of diff(before ? before.source : "", event.source)) {
+    const span = document.createElement("span");
+    span.className = mark === "+" ? "added" : mark === "-" ? "removed" : "kept";
+    span.textContent = mark + " " + line + "\n";
+    pre.appendChild(span);
+  }
+  if (event.html) {
+    $("report").hidden = false;
+    $("report-text").hidden = true;
+    $("report").srcdoc = event.html;
+  } else {
+    $("report").hidden = true;
+    $("report-text").hidden = false;
+    $("report-text").textContent = event.report;
+  }
+  for (const item of document.querySelectorAll("#versions li")) {
+    item.classList.toggle("on", Number(item.dataset.version) === version);
+  }
+}
+
+function versionItem(version) {
+  let item = document.querySelector('#versions li[data-version="' + version + '"]');
+  if (!item) {
+    item = document.createElement("li");
+    item.dataset.version = version;
+    item.onclick = () => show(version);
+    $("versions").appendChild(item);
+  }
+  return item;
+}
+
+function onEvent(event) {
+  switch (event.kind) {
+    case "grading":
+    case "waiting":
+      versionItem(event.version).textContent = "version " + event.version + ": " + event.kind + " (minute " + (event.minute ?? "") + ")";
+      break;
+    case "replaced":
+      versionItem(event.version).textContent = "version " + event.version + ": replaced by version " + event.by + " before its grade";
+      break;
+    case "graded": {
+      versions.set(event.version, event);
+      versionItem(event.version).textContent = "version " + event.version + ": " + event.verdict + " (minute " + event.minute + ")";
+      const tier = document.createElement("li");
+      tier.textContent = "minute " + event.minute + ": version " + event.version + " " + event.verdict;
+      tier.className = "tier-" + String(event.verdict).replace(/ /g, "-");
+      $("tiers").appendChild(tier);
+      show(event.version);
+      break;
+    }
+    case "grader-error":
+      versionItem(event.version).textContent = "version " + event.version + ": the judge failed (exit " + event.exit + "): " + event.messages;
+      break;
+    case "hint": {
+      const item = document.createElement("li");
+      item.textContent = "minute " + event.minute + ": hint " + event.hint;
+      item.dataset.hint = event.hint;
+      $("hints-given").appendChild(item);
+      break;
+    }
+  }
+}
+
+async function sendHint(n) {
+  const response = await fetch(base + "hint/" + n, { method: "POST" });
+  if (!response.ok) status("hint " + n + " not sent: " + (await response.text()), "bad");
+}
+
+(async () => {
+  const about = await (await fetch(base + "hints", { cache: "no-store" })).json();
+  started = about.started;
+  $("title").textContent = about.exercise + " (" + about.format + ")";
+  for (let n = 1; n <= about.hints; n++) {
+    const button = document.createElement("button");
+    button.textContent = "Send hint " + n;
+    button.id = "hint-" + n;
+    button.onclick = () => sendHint(n);
+    $("hint-buttons").appendChild(button);
+  }
+  tick();
+  const stream = new EventSource(base + "events");
+  stream.onopen = () => status("connected", "");
+  stream.onmessage = (message) => onEvent(JSON.parse(message.data));
+  stream.onerror = () => status("reconnecting…", "bad");
+})();

@@ -1,0 +1,150 @@
+// `overlap interview`: the live interview served from the interviewer's machine (server.hpp), on
+// the exercise's session record (room.hpp).
+//
+//   overlap-serve EXERCISE --sessions DIR --judge FILE --kit DIR --header FILE
+//                 [--format 45-minute|15-minute] [--listen ADDR:PORT] [--insecure] [--resume]
+//
+// Listens on loopback (127.0.0.1, a port the kernel picks) unless --listen says otherwise;
+// another address needs --insecure (the traffic, tokens included, is then in the clear: forward
+// the port over SSH instead, README.md). Prints the candidate's link and the interviewer's, and
+// serves until stopped (SIGINT or SIGTERM).
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <sstream>
+
+#include "command_line.hpp"
+#include "room.hpp"
+#include "server.hpp"
+
+namespace overlap::interview {
+
+namespace asio = boost::asio;
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace {
+
+asio::ip::tcp::endpoint listen_endpoint(const std::string& listen, bool insecure) {
+  const auto colon = listen.rfind(':');
+  if (colon == std::string::npos) throw UsageError("--listen takes ADDR:PORT (127.0.0.1:8080)");
+  boost::system::error_code ec;
+  const auto address = asio::ip::make_address(listen.substr(0, colon), ec);
+  if (ec) throw UsageError(fmt::format("--listen: '{}' is no IP address", listen.substr(0, colon)));
+  int port = -1;
+  try {
+    port = std::stoi(listen.substr(colon + 1));
+  } catch (const std::exception&) {
+  }
+  if (port < 0 || port > 65535) throw UsageError("--listen: the port must be 0 to 65535");
+  if (!address.is_loopback() && !insecure) {
+    throw UsageError(
+        "--listen on an address other than loopback sends the tokens in the clear: forward the "
+        "port over SSH (README.md), or say --insecure");
+  }
+  return {address, static_cast<unsigned short>(port)};
+}
+
+int serve_command(int argc, char** argv) {
+  po::options_description options("interview options");
+  options.add_options()                                                    //
+      ("exercise", po::value<std::string>())                               //
+      ("sessions", po::value<std::string>())                               //
+      ("judge", po::value<std::string>())                                  //
+      ("kit", po::value<std::string>())                                    //
+      ("header", po::value<std::string>())                                 //
+      ("format", po::value<std::string>()->default_value(kDefaultFormat))  //
+      ("listen", po::value<std::string>()->default_value("127.0.0.1:0"))   //
+      ("insecure", po::bool_switch())                                      //
+      ("resume", po::bool_switch());
+  const po::variables_map args = parse(argc, argv, options);
+  for (const char* needed : {"judge", "kit", "header"}) {
+    if (!args.count(needed)) throw UsageError(fmt::format("interview needs --{}", needed));
+  }
+  const std::string format = args["format"].as<std::string>();
+  if (format != "45-minute" && format != "15-minute") {
+    throw UsageError(
+        fmt::format("unknown format '{}'; valid formats: 45-minute, 15-minute", format));
+  }
+  auto endpoint = listen_endpoint(args["listen"].as<std::string>(), args["insecure"].as<bool>());
+
+  // One interview of an exercise at a time on this machine: two would write one record.
+  fs::create_directories(sessions_of(args));
+  const fs::path lock_path = sessions_of(args) / "served.lock";
+  const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (lock < 0 || ::flock(lock, LOCK_EX | LOCK_NB) != 0) {
+    throw UsageError(fmt::format("an interview of {} is already served from this machine",
+                                 args["exercise"].as<std::string>()));
+  }
+
+  asio::io_context io;
+  RoomSetup room_setup;
+  room_setup.exercise = args["exercise"].as<std::string>();
+  room_setup.kit = args["kit"].as<std::string>();
+  room_setup.sessions = sessions_of(args);
+  room_setup.work = room_setup.sessions / "served";
+  room_setup.judge = args["judge"].as<std::string>();
+  room_setup.format = format;
+  room_setup.resume = args["resume"].as<bool>();
+  Room room(room_setup, io.get_executor());
+
+  ServerSetup setup;
+  setup.kit = room_setup.kit;
+  setup.header = args["header"].as<std::string>();
+  // Resumed, the links stay the same (tokens and port): the pages open before the restart
+  // reconnect by themselves.
+  const fs::path links = room_setup.sessions / "served-links";
+  std::istringstream saved(room_setup.resume && fs::exists(links) ? readable_text(links) : "");
+  unsigned short port = 0;
+  if (saved >> setup.candidate_token >> setup.interviewer_token >> port) {
+    if (endpoint.port() == 0) endpoint.port(port);
+  } else {
+    setup.candidate_token = new_token();
+    setup.interviewer_token = new_token();
+  }
+
+  asio::ip::tcp::acceptor acceptor(io);
+  acceptor.open(endpoint.protocol());
+  acceptor.set_option(asio::socket_base::reuse_address(true));
+  acceptor.bind(endpoint);
+  acceptor.listen();
+  const auto bound = acceptor.local_endpoint();
+  write_text(links, fmt::format("{}\n{}\n{}\n", setup.candidate_token, setup.interviewer_token,
+                                bound.port()));
+  fs::permissions(links, fs::perms::owner_read | fs::perms::owner_write);
+  const std::string host = bound.address().is_v6()
+                               ? fmt::format("[{}]", bound.address().to_string())
+                               : bound.address().to_string();
+  fmt::print("overlap: the interview of {} is served at http://{}:{}/\n", room_setup.exercise, host,
+             bound.port());
+  fmt::print("  candidate:   http://{}:{}/c/{}/\n", host, bound.port(), setup.candidate_token);
+  fmt::print("  interviewer: http://{}:{}/i/{}/\n", host, bound.port(), setup.interviewer_token);
+  fmt::print(
+      "Send the candidate their link alone; Ctrl-C ends the interview (--resume continues it).\n");
+  std::cout.flush();
+  std::fflush(stdout);
+
+  asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](const boost::system::error_code&, int) { io.stop(); });
+  asio::co_spawn(io, serve(std::move(acceptor), setup, room), [](std::exception_ptr e) {
+    if (e) std::rethrow_exception(e);
+  });
+  io.run();
+  return 0;
+}
+
+}  // namespace
+
+}  // namespace overlap::interview
+
+int main(int argc, char** argv) {
+  return overlap::interview::guarded(overlap::interview::serve_command, argc, argv);
+}

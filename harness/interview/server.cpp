@@ -1,0 +1,298 @@
+#include "server.hpp"
+
+#include <fmt/format.h>
+#include <sys/random.h>
+
+#include <array>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/json.hpp>
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+
+#include "../judge/files.hpp"
+#include "brief_html.hpp"
+#include "grade_command.hpp"
+
+namespace overlap::interview {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace json = boost::json;
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using asio::awaitable;
+using asio::use_awaitable;
+
+namespace {
+
+using Request = http::request<http::string_body>;
+using Response = http::response<http::string_body>;
+
+constexpr std::size_t kHeaderLimit = 8 * 1024;
+constexpr std::size_t kSmallBody = 4 * 1024;
+constexpr auto kHeaderTime = 10s;
+constexpr auto kBodyTime = 60s;
+constexpr auto kWriteTime = 30s;
+constexpr auto kKeepAlive = 15s;  // a stream with nothing to say says so this often
+
+// The pages' own files, by the name they are asked for, and where each comes from.
+struct Asset {
+  const char* name;
+  const char* type;
+  bool codemirror;   // from Debian's CodeMirror, else from harness/interview/pages
+  const char* path;  // under that folder
+};
+constexpr std::array kAssets = {
+    Asset{"codemirror.js", "text/javascript", true, "lib/codemirror.js"},
+    Asset{"codemirror.css", "text/css", true, "lib/codemirror.css"},
+    Asset{"clike.js", "text/javascript", true, "mode/clike/clike.js"},
+    Asset{"page.css", "text/css", false, "page.css"},
+    Asset{"candidate.js", "text/javascript", false, "candidate.js"},
+    Asset{"interviewer.js", "text/javascript", false, "interviewer.js"},
+};
+
+// What a request asks for: whose page (by its token), and the rest of its path.
+struct Route {
+  enum class Who { none, candidate, interviewer, asset } who = Who::none;
+  std::string rest;  // "", "brief", "events", "hint/2", ... (for an asset, its name)
+};
+
+Route route_of(std::string_view target, const ServerSetup& setup) {
+  target = target.substr(0, target.find('?'));
+  Route r;
+  if (target.starts_with("/assets/")) {
+    r.who = Route::Who::asset;
+    r.rest = target.substr(8);
+    return r;
+  }
+  if (target.size() < 4 || target[0] != '/' || target[2] != '/') return r;
+  const char kind = target[1];
+  target.remove_prefix(3);
+  const std::string_view token = target.substr(0, target.find('/'));
+  target.remove_prefix(token.size());
+  if (!target.empty()) target.remove_prefix(1);  // the slash after the token
+  if (kind == 'c' && same_token(token, setup.candidate_token)) r.who = Route::Who::candidate;
+  if (kind == 'i' && same_token(token, setup.interviewer_token)) r.who = Route::Who::interviewer;
+  r.rest = target;
+  return r;
+}
+
+Response reply(const Request& req, http::status status, std::string type, std::string body) {
+  Response res{status, req.version()};
+  res.set(http::field::server, "overlap");
+  res.set(http::field::content_type, type);
+  res.set(http::field::cache_control, "no-store");
+  // The tokens are in the pages' addresses: never sent elsewhere.
+  res.set("Referrer-Policy", "no-referrer");
+  res.set("X-Content-Type-Options", "nosniff");
+  res.set("Content-Security-Policy",
+          "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+          "frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+  res.keep_alive(req.keep_alive());
+  res.body() = std::move(body);
+  res.prepare_payload();
+  return res;
+}
+
+Response text(const Request& req, http::status status, std::string body) {
+  return reply(req, status, "text/plain; charset=utf-8", std::move(body) + "\n");
+}
+
+std::optional<std::string> file(const fs::path& path) { return judge::file_bytes(path.string()); }
+
+Response asset(const Request& req, const std::string& name, const ServerSetup& setup) {
+  for (const Asset& a : kAssets) {
+    if (name != a.name) continue;
+    const fs::path path =
+        a.codemirror ? setup.codemirror / a.path : setup.kit / "harness/interview/pages" / a.path;
+    if (auto body = file(path)) return reply(req, http::status::ok, a.type, std::move(*body));
+    return text(req, http::status::internal_server_error, "missing: " + name);
+  }
+  return text(req, http::status::not_found, "no such file");
+}
+
+Response page(const Request& req, const ServerSetup& setup, const char* name) {
+  if (auto body = file(setup.kit / "harness/interview/pages" / name)) {
+    return reply(req, http::status::ok, "text/html; charset=utf-8", std::move(*body));
+  }
+  return text(req, http::status::internal_server_error, "missing page");
+}
+
+// Everything but the event stream, for the page the token opened.
+Response answer(const Request& req, const Route& route, const ServerSetup& setup, Room& room) {
+  const bool get = req.method() == http::verb::get;
+  const bool post = req.method() == http::verb::post;
+  const std::string& exercise = room.setup().exercise;
+  if (route.who == Route::Who::candidate) {
+    if (get && route.rest.empty()) return page(req, setup, "candidate.html");
+    if (get && route.rest == "brief") {
+      const auto brief = file(setup.kit / "exercises" / exercise / "README.md");
+      return reply(req, http::status::ok, "text/html; charset=utf-8",
+                   brief ? markdown_to_html(*brief) : "");
+    }
+    if (get && route.rest == "header") {
+      return reply(req, http::status::ok, "text/plain; charset=utf-8",
+                   file(setup.kit / "harness/include" / setup.header).value_or(""));
+    }
+    if (get && route.rest == "editor") {
+      return reply(req, http::status::ok, "text/plain; charset=utf-8", room.editor_text());
+    }
+    if (post && route.rest == "grade") {
+      room.submit(req.body());
+      return reply(req, http::status::accepted, "application/json",
+                   json::serialize(json::object{{"pending", room.pending()}}));
+    }
+  } else if (route.who == Route::Who::interviewer) {
+    if (get && route.rest.empty()) return page(req, setup, "interviewer.html");
+    if (get && route.rest == "hints") {
+      json::object out{{"exercise", exercise},
+                       {"format", room.setup().format},
+                       {"started", room.started()},
+                       {"hints", room.hint_count()}};
+      return reply(req, http::status::ok, "application/json", json::serialize(out));
+    }
+    if (post && route.rest.starts_with("hint/")) {
+      int n = 0;
+      try {
+        n = std::stoi(route.rest.substr(5));
+      } catch (const std::exception&) {
+      }
+      if (!room.give_hint(n)) {
+        return text(req, http::status::bad_request,
+                    fmt::format("no hint {}: 1 to {}", route.rest.substr(5), room.hint_count()));
+      }
+      return reply(req, http::status::ok, "application/json", "{}");
+    }
+  } else if (route.who == Route::Who::asset && get) {
+    return asset(req, route.rest, setup);
+  } else {
+    // A wrong or missing token learns nothing, not even which part was wrong.
+    return text(req, http::status::not_found, "not found");
+  }
+  return text(req, get || post ? http::status::not_found : http::status::method_not_allowed,
+              "not found");
+}
+
+// The room's log as server-sent events, from the id after `last`, until the page goes away.
+awaitable<void> stream_events(beast::tcp_stream& stream, Room& room, bool candidate,
+                              std::int64_t last) {
+  std::string out =
+      "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n"
+      "Referrer-Policy: no-referrer\r\nX-Content-Type-Options: nosniff\r\n"
+      "Connection: close\r\n\r\n";
+  for (;;) {
+    for (const PageEvent* e : room.since(last, candidate)) {
+      out += fmt::format("id: {}\ndata: {}\n\n", e->id, e->json);
+      last = e->id;
+    }
+    if (out.empty()) out = ": still here\n\n";
+    stream.expires_after(kWriteTime);
+    co_await asio::async_write(stream, asio::buffer(out), use_awaitable);
+    out.clear();
+    if (!room.since(last, candidate).empty()) continue;  // it grew while we wrote
+    const auto timer = room.subscribe();
+    timer->expires_after(kKeepAlive);
+    boost::system::error_code ec;
+    co_await timer->async_wait(asio::redirect_error(use_awaitable, ec));
+  }
+}
+
+std::int64_t last_event_id(const Request& req) {
+  const auto it = req.find("Last-Event-ID");
+  if (it == req.end()) return 0;
+  try {
+    return std::stoll(std::string(it->value()));
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+awaitable<void> serve_connection(beast::tcp_stream stream, const ServerSetup& setup, Room& room) {
+  beast::flat_buffer buffer;
+  for (;;) {
+    http::request_parser<http::string_body> parser;
+    parser.header_limit(kHeaderLimit);
+    parser.body_limit(kMaxSourceBytes);  // Beast checks it against the header's length
+    stream.expires_after(kHeaderTime);
+    co_await http::async_read_header(stream, buffer, parser, use_awaitable);
+    const Route route = route_of(parser.get().target(), setup);
+    // Only a version may be large, and only the candidate sends one.
+    const bool version = route.who == Route::Who::candidate && route.rest == "grade";
+    if (!version && (parser.chunked() || parser.content_length().value_or(0) > kSmallBody)) {
+      Response res = text(parser.get(), http::status::payload_too_large, "too large");
+      res.keep_alive(false);
+      stream.expires_after(kWriteTime);
+      co_await http::async_write(stream, res, use_awaitable);
+      co_return;
+    }
+    stream.expires_after(kBodyTime);
+    co_await http::async_read(stream, buffer, parser, use_awaitable);
+    Request req = parser.release();
+    if (req.method() == http::verb::get && route.rest == "events" &&
+        (route.who == Route::Who::candidate || route.who == Route::Who::interviewer)) {
+      co_await stream_events(stream, room, route.who == Route::Who::candidate, last_event_id(req));
+      co_return;
+    }
+    Response res = answer(req, route, setup, room);
+    stream.expires_after(kWriteTime);
+    co_await http::async_write(stream, res, use_awaitable);
+    if (!res.keep_alive()) co_return;
+  }
+}
+
+}  // namespace
+
+std::string new_token() {
+  std::array<unsigned char, 16> bytes{};
+  if (getrandom(bytes.data(), bytes.size(), 0) != static_cast<ssize_t>(bytes.size())) {
+    throw std::runtime_error("the kernel gave no random bytes for a token");
+  }
+  std::string out;
+  for (unsigned char b : bytes) out += fmt::format("{:02x}", b);
+  return out;
+}
+
+bool same_token(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  unsigned char differ = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    differ |= static_cast<unsigned char>(a[i] ^ b[i]);
+  }
+  return differ == 0;
+}
+
+namespace {
+
+// One connection, counted in `open` (by the acceptor) until it ends.
+awaitable<void> connection(asio::ip::tcp::socket socket, const ServerSetup& setup, Room& room,
+                           std::shared_ptr<std::size_t> open) {
+  try {
+    co_await serve_connection(beast::tcp_stream(std::move(socket)), setup, room);
+  } catch (const std::exception&) {
+    // A client gone, too slow or malformed: its connection ends, nothing else.
+  }
+  --*open;
+}
+
+}  // namespace
+
+awaitable<void> serve(asio::ip::tcp::acceptor acceptor, const ServerSetup& setup, Room& room) {
+  const auto open = std::make_shared<std::size_t>(0);  // connections being served
+  for (;;) {
+    asio::ip::tcp::socket socket = co_await acceptor.async_accept(use_awaitable);
+    if (*open >= setup.max_connections) continue;  // closed unanswered: the bound holds
+    ++*open;
+    asio::co_spawn(acceptor.get_executor(), connection(std::move(socket), setup, room, open),
+                   asio::detached);
+  }
+}
+
+}  // namespace overlap::interview

@@ -1,0 +1,43 @@
+// The live interview's web server, on the kit's own Asio with Boost.Beast: two pages, each behind
+// a token of its own (the candidate's, the interviewer's), and the files they load.
+//
+//   /c/TOKEN/            the candidate's page; /brief, /header, /editor, /events, POST /grade
+//   /i/TOKEN/            the interviewer's page; /hints, /events, POST /hint/N
+//   /assets/NAME         the pages' scripts and styles, and CodeMirror from Debian's package
+//
+// /events is a stream of server-sent events: the room's log from the id the page last saw
+// (EventSource resends it on reconnecting), the candidate's page only what it may see.
+// Limits: a request's header 8 KiB and 10 s, its body the source cap (POST /grade) or 4 KiB and
+// 60 s, a write 30 s, and at most `max_connections` at once (more are closed unanswered).
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <cstddef>
+#include <filesystem>
+#include <string>
+
+#include "room.hpp"
+
+namespace overlap::interview {
+
+struct ServerSetup {
+  std::string candidate_token;
+  std::string interviewer_token;
+  std::filesystem::path kit;  // the pages' files (harness/interview/pages), the brief, the header
+  std::string header;         // the exercise's public header, as the manifest names it
+  std::filesystem::path codemirror = "/usr/share/javascript/codemirror";
+  std::size_t max_connections = 64;
+};
+
+// Accepts connections on `acceptor` for ever, serving each in a coroutine of its own.
+boost::asio::awaitable<void> serve(boost::asio::ip::tcp::acceptor acceptor,
+                                   const ServerSetup& setup, Room& room);
+
+// A token of 128 random bits, as 32 hexadecimal digits, from the kernel's generator.
+std::string new_token();
+
+// Whether two strings are equal, in a time that does not depend on where they differ.
+bool same_token(std::string_view a, std::string_view b);
+
+}  // namespace overlap::interview

@@ -1,0 +1,156 @@
+#!/usr/bin/python3
+"""The live interview in a real browser: headless Chromium through WebDriver drives both pages.
+
+    interview_browser.py SERVE JUDGE KIT WORK
+
+SERVE is overlap-serve, JUDGE the exercise's judge (grad-accum), KIT the kit's root, WORK a
+folder of this test's own (the sessions, Chromium's profile, the screenshots). The candidate puts
+the reference into the editor (CodeMirror's setValue: typing would re-indent) and grades it: the
+page shows `optimal`; then the starter: `slow`. The interviewer's page shows both versions and the
+diff between them, and sends hint 2, whose question (and not its answer) the candidate's page
+then shows. The record holds both grades and the hint. A screenshot of each page is kept in WORK.
+Waits are for the state checked, each with a deadline.
+"""
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
+
+serve, judge, kit, work = sys.argv[1:5]
+kit = pathlib.Path(kit)
+work = pathlib.Path(work)
+shutil.rmtree(work, ignore_errors=True)
+work.mkdir(parents=True)
+GRADE_DEADLINE = 300  # seconds: a first grade builds the submission on a loaded machine
+
+
+def fail(message):
+    print("FAIL: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+server = subprocess.Popen(
+    [serve, "grad-accum", "--sessions", str(work / "sessions"), "--judge", judge, "--kit",
+     str(kit), "--header", "overlap/grad_accum.hpp"],
+    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+links = {}
+deadline = time.monotonic() + 30
+while len(links) < 2 and time.monotonic() < deadline:
+    line = server.stdout.readline()
+    if not line:
+        break
+    found = re.match(r"\s+(candidate|interviewer):\s+(\S+)", line)
+    if found:
+        links[found.group(1)] = found.group(2)
+if len(links) < 2:
+    server.kill()
+    fail("the server printed no links")
+candidate, interviewer = links["candidate"], links["interviewer"]
+
+
+def status_of(url, data=None):
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=10) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+options = webdriver.ChromeOptions()
+options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000",
+             "--user-data-dir=" + str(work / "profile")):
+    options.add_argument(flag)
+driver = None
+try:
+    # Tokens: a wrong or missing one learns nothing.
+    base = candidate.split("/c/")[0]
+    if status_of(base + "/c/" + "0" * 32 + "/") != 404 or status_of(base + "/") != 404:
+        fail("a wrong or missing token was answered")
+    if status_of(interviewer.replace("/i/", "/c/")) != 404:
+        fail("the interviewer's token opened the candidate's page")
+
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or
+                                              "/usr/bin/chromedriver"), options=options)
+    driver.get(candidate)
+    wait = WebDriverWait(driver, 30)
+    wait.until(lambda d: d.execute_script(
+        "return window.overlapEditor && window.overlapEditor.getValue().includes('OVERLAP_TRAIN')"))
+    if "grad-accum" not in driver.find_element(By.ID, "brief").text:
+        fail("the brief is not on the candidate's page")
+    candidate_tab = driver.current_window_handle
+
+    def grade(source, tier, version):
+        driver.switch_to.window(candidate_tab)
+        driver.execute_script("window.overlapEditor.setValue(arguments[0])", source)
+        driver.find_element(By.ID, "grade").click()
+        WebDriverWait(driver, GRADE_DEADLINE).until(
+            lambda d: d.find_element(By.ID, "verdict").text.startswith(f"version {version}:"))
+        shown = driver.find_element(By.ID, "verdict").text
+        if shown != f"version {version}: {tier}":
+            fail(f"the candidate's page says '{shown}', not 'version {version}: {tier}'")
+
+    reference = (kit / "solutions/grad-accum/train.cpp").read_text()
+    starter = (kit / "exercises/grad-accum/train.cpp").read_text()
+    grade(reference, "optimal", 1)
+    driver.save_screenshot(str(work / "candidate.png"))
+    grade(starter, "slow", 2)
+
+    driver.switch_to.new_window("tab")
+    driver.get(interviewer)
+    WebDriverWait(driver, 30).until(
+        lambda d: len(d.find_elements(By.CSS_SELECTOR, "#versions li")) == 2)
+    items = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#versions li")]
+    if not (items[0].startswith("version 1: optimal") and items[1].startswith("version 2: slow")):
+        fail(f"the interviewer's page lists {items}")
+    # Version 2 shown, with its diff to version 1: lines of each side.
+    added = driver.find_elements(By.CSS_SELECTOR, "#diff .added")
+    removed = driver.find_elements(By.CSS_SELECTOR, "#diff .removed")
+    if not added or not removed:
+        fail("the interviewer's page shows no diff between the versions")
+    driver.find_element(By.ID, "hint-2").click()
+    WebDriverWait(driver, 30).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, '#hints-given li[data-hint="2"]'))
+    driver.save_screenshot(str(work / "interviewer.png"))
+
+    driver.switch_to.window(candidate_tab)
+    WebDriverWait(driver, 30).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, '#hints blockquote[data-hint="2"]'))
+    shown = driver.find_element(By.CSS_SELECTOR, '#hints blockquote[data-hint="2"]').text
+    hints = (kit / "guides/hints/grad-accum.md").read_text()
+    question = re.search(r'\*\*Hint 2:.*?\*\* "(.*?)"', hints, re.S).group(1)
+    if " ".join(question.split()) not in " ".join(shown.split()):
+        fail(f"the candidate's page shows '{shown}', not hint 2's question")
+    if "Unlocks" in shown or "Grader then" in shown:
+        fail("the candidate's page shows hint 2's answer")
+    driver.save_screenshot(str(work / "candidate-hint.png"))
+
+    # The record: both grades (tiers from this machine's judge) and the hint, in order.
+    events = [json.loads(line) for f in (work / "sessions").glob("*/events.jsonl")
+              for line in f.read_text().splitlines()]
+    kinds = [(e["event"], e.get("verdict"), e.get("hint")) for e in events]
+    if kinds != [("start", None, None), ("grade", "optimal", None), ("grade", "slow", None),
+                 ("hint", None, 2)]:
+        fail(f"the record holds {kinds}")
+    print("both pages: 2 versions graded (optimal, slow), the diff shown, hint 2 sent and shown;"
+          f" screenshots in {work}")
+finally:
+    if driver:
+        driver.quit()
+    server.send_signal(signal.SIGTERM)
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
