@@ -87,16 +87,8 @@ void drain(Pipe& out, Pipe& err, JudgeRun& run, bool pass_through) {
 
 }  // namespace
 
-JudgeRun run_judge(const std::string& judge, std::vector<std::string> args,
-                   const std::string& named_report, bool pass_through) {
-  std::optional<TemporaryFile> own_report;
-  std::string report = named_report;
-  if (report.empty()) {
-    own_report.emplace();
-    report = own_report->path();
-    args.insert(args.end(), {"--json", report});
-  }
-  std::vector<char*> argv = {const_cast<char*>(judge.c_str())};
+JudgeRun run_program(const std::string& program, std::vector<std::string> args, bool pass_through) {
+  std::vector<char*> argv = {const_cast<char*>(program.c_str())};
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
 
@@ -110,14 +102,14 @@ JudgeRun run_judge(const std::string& judge, std::vector<std::string> args,
   // socket and its connections among them), whatever was opened without close-on-exec.
   posix_spawn_file_actions_addclosefrom_np(&actions, 3);
   pid_t pid = 0;
-  const int failed = ::posix_spawn(&pid, judge.c_str(), &actions, nullptr, argv.data(), environ);
+  const int failed = ::posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(out.write);
   ::close(err.write);
   if (failed) {
     ::close(out.read);
     ::close(err.read);
-    throw std::runtime_error("cannot start the judge, " + judge);
+    throw std::runtime_error("cannot start " + program);
   }
   JudgeRun run;
   drain(out, err, run, pass_through);
@@ -125,6 +117,19 @@ JudgeRun run_judge(const std::string& judge, std::vector<std::string> args,
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   run.exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return run;
+}
+
+JudgeRun run_judge(const std::string& judge, std::vector<std::string> args,
+                   const std::string& named_report, bool pass_through) {
+  std::optional<TemporaryFile> own_report;
+  std::string report = named_report;
+  if (report.empty()) {
+    own_report.emplace();
+    report = own_report->path();
+    args.insert(args.end(), {"--json", report});
+  }
+  JudgeRun run = run_program(judge, std::move(args), pass_through);
   // A report of this grade: the judge writes it only when it graded (exit 0 or 1).
   if (run.exit == 0 || run.exit == 1) {
     if (const auto text = judge::file_bytes(report)) {

@@ -17,6 +17,10 @@ struct JudgeRun {
   std::optional<boost::json::object> report;  // its JSON report, when it wrote one
 };
 
+// Runs `program` with `args`, its output kept (and passed through, with `pass_through`): the
+// judge, or the interview's own commands. `report` stays empty.
+JudgeRun run_program(const std::string& program, std::vector<std::string> args, bool pass_through);
+
 // Runs `judge` with `args` (the exercise first). `report` is the JSON report `args` name, or ""
 // for none: then `--json` to a file of this run's own is added. With `pass_through`, the judge's
 // output reaches this program's as it comes.

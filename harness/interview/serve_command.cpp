@@ -1,7 +1,7 @@
 // `overlap interview`: the live interview served from the interviewer's machine (server.hpp), on
 // the exercise's session record (room.hpp).
 //
-//   overlap-serve EXERCISE --sessions DIR --judge FILE --kit DIR --header FILE
+//   overlap-serve EXERCISE --sessions DIR --judge FILE --interview FILE --kit DIR --header FILE
 //                 [--format 45-minute|15-minute] [--listen ADDR:PORT] [--insecure] [--resume]
 //
 // Listens on loopback (127.0.0.1, a port the kernel picks) unless --listen says otherwise;
@@ -59,6 +59,7 @@ int serve_command(int argc, char** argv) {
       ("exercise", po::value<std::string>())                               //
       ("sessions", po::value<std::string>())                               //
       ("judge", po::value<std::string>())                                  //
+      ("interview", po::value<std::string>())                              //
       ("kit", po::value<std::string>())                                    //
       ("header", po::value<std::string>())                                 //
       ("format", po::value<std::string>()->default_value(kDefaultFormat))  //
@@ -66,7 +67,7 @@ int serve_command(int argc, char** argv) {
       ("insecure", po::bool_switch())                                      //
       ("resume", po::bool_switch());
   const po::variables_map args = parse(argc, argv, options);
-  for (const char* needed : {"judge", "kit", "header"}) {
+  for (const char* needed : {"judge", "interview", "kit", "header"}) {
     if (!args.count(needed)) throw UsageError(fmt::format("interview needs --{}", needed));
   }
   const std::string format = args["format"].as<std::string>();
@@ -96,8 +97,12 @@ int serve_command(int argc, char** argv) {
   room_setup.resume = args["resume"].as<bool>();
   Room room(room_setup, io.get_executor());
 
+  asio::thread_pool scoring(1);
   ServerSetup setup;
   setup.kit = room_setup.kit;
+  setup.interview = args["interview"].as<std::string>();
+  setup.judge = room_setup.judge;
+  setup.scoring = &scoring;
   setup.header = args["header"].as<std::string>();
   // Resumed, the links stay the same (tokens and port): the pages open before the restart
   // reconnect by themselves.

@@ -6,7 +6,9 @@
 #include <array>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
@@ -14,11 +16,13 @@
 #include <boost/json.hpp>
 #include <chrono>
 #include <optional>
+#include <regex>
 #include <stdexcept>
 
 #include "../judge/files.hpp"
 #include "brief_html.hpp"
 #include "grade_command.hpp"
+#include "judge_run.hpp"
 
 namespace overlap::interview {
 
@@ -181,6 +185,38 @@ Response answer(const Request& req, const Route& route, const ServerSetup& setup
               "not found");
 }
 
+// The score command's options from the form's marks (a JSON object of strings and booleans):
+// each mark as `overlap score` takes it, "2", "2,1", "-" (not asked); what is wrong with one is
+// for the command to say.
+std::vector<std::string> score_args(const std::string& body, const Room& room,
+                                    const ServerSetup& setup) {
+  const json::object form = json::parse(body).as_object();
+  std::vector<std::string> args = {"score",      room.setup().exercise,
+                                   "--sessions", room.setup().sessions.string(),
+                                   "--rule",     (setup.kit / "guides/score.json").string(),
+                                   "--judge",    setup.judge,
+                                   "--format",   room.setup().format};
+  static const std::regex mark(R"(^[0-9-]+(,[0-9-]+){0,2}$)");
+  for (const char* name :
+       {"predictions", "communication", "follow-ups", "approach", "debrief", "defended"}) {
+    const json::value* v = form.if_contains(name);
+    if (!v || !v->is_string() || v->as_string().empty()) continue;
+    const std::string given(v->as_string());
+    if (!std::regex_match(given, mark)) throw std::invalid_argument(name);
+    if (std::string_view(name) == "defended") {
+      if (given == "1") args.push_back("--defended");
+      if (given == "-") args.push_back("--defended=-");
+      continue;
+    }
+    args.push_back(fmt::format("--{}", name));
+    args.push_back(given);
+  }
+  if (const json::value* v = form.if_contains("gap-explained"); v && v->is_bool() && v->as_bool()) {
+    args.push_back("--gap-explained");
+  }
+  return args;
+}
+
 // The room's log as server-sent events, from the id after `last`, until the page goes away.
 awaitable<void> stream_events(beast::tcp_stream& stream, Room& room, bool candidate,
                               std::int64_t last) {
@@ -215,6 +251,29 @@ std::int64_t last_event_id(const Request& req) {
   }
 }
 
+// The outcome for the form's marks, by `overlap score` (run where it cannot hold up the pages).
+awaitable<Response> score(const Request& req, const ServerSetup& setup, Room& room) {
+  std::vector<std::string> args;
+  try {
+    args = score_args(req.body(), room, setup);
+  } catch (const std::exception&) {
+    co_return text(req, http::status::bad_request,
+                   "each mark is 0, 1, 2 or - (not asked), several with commas");
+  }
+  const auto home = co_await asio::this_coro::executor;
+  co_await asio::post(setup.scoring->get_executor(), use_awaitable);
+  JudgeRun run;
+  try {
+    run = run_program(setup.interview, std::move(args), false);
+  } catch (const std::exception& e) {
+    run.exit = 4;
+    run.messages = e.what();
+  }
+  co_await asio::post(home, use_awaitable);
+  co_return reply(req, run.exit == 0 ? http::status::ok : http::status::bad_request,
+                  "text/plain; charset=utf-8", run.printed + run.messages);
+}
+
 awaitable<void> serve_connection(beast::tcp_stream stream, const ServerSetup& setup, Room& room) {
   beast::flat_buffer buffer;
   for (;;) {
@@ -241,7 +300,10 @@ awaitable<void> serve_connection(beast::tcp_stream stream, const ServerSetup& se
       co_await stream_events(stream, room, route.who == Route::Who::candidate, last_event_id(req));
       co_return;
     }
-    Response res = answer(req, route, setup, room);
+    Response res = route.who == Route::Who::interviewer && route.rest == "score" &&
+                           req.method() == http::verb::post
+                       ? co_await score(req, setup, room)
+                       : answer(req, route, setup, room);
     stream.expires_after(kWriteTime);
     co_await http::async_write(stream, res, use_awaitable);
     if (!res.keep_alive()) co_return;

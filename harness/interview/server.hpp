@@ -2,7 +2,7 @@
 // a token of its own (the candidate's, the interviewer's), and the files they load.
 //
 //   /c/TOKEN/            the candidate's page; /brief, /header, /editor, /events, POST /grade
-//   /i/TOKEN/            the interviewer's page; /hints, /events, POST /hint/N
+//   /i/TOKEN/            the interviewer's page; /hints, /events, POST /hint/N, POST /score
 //   /assets/NAME         the pages' scripts and styles, and CodeMirror from Debian's package
 //
 // /events is a stream of server-sent events: the room's log from the id the page last saw
@@ -13,6 +13,7 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <cstddef>
 #include <filesystem>
 #include <string>
@@ -27,6 +28,11 @@ struct ServerSetup {
   std::filesystem::path kit;  // the pages' files (harness/interview/pages), the brief, the header
   std::string header;         // the exercise's public header, as the manifest names it
   std::filesystem::path codemirror = "/usr/share/javascript/codemirror";
+  // The outcome is `overlap score`'s own: overlap-interview's score command, run on the record
+  // with the marks the form sends (guides/score.json's rule, the exercise's judge).
+  std::string interview;
+  std::string judge;
+  boost::asio::thread_pool* scoring = nullptr;  // where a score runs
   std::size_t max_connections = 64;
 };
 

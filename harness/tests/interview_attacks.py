@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The live interview's server under attack, from the candidate's side and from nobody's.
 
-    interview_attacks.py SERVE JUDGE KIT WORK
+    interview_attacks.py SERVE JUDGE INTERVIEW KIT WORK
 
 - A crawl with the candidate's token (its page, every file the page loads, the brief, the
   header, the editor, the event stream, and paths that try to climb out) reaches no line of the
@@ -29,7 +29,7 @@ import time
 import urllib.error
 import urllib.request
 
-serve, judge, kit, work = sys.argv[1:5]
+serve, judge, interview, kit, work = sys.argv[1:6]
 kit = pathlib.Path(kit)
 work = pathlib.Path(work)
 shutil.rmtree(work, ignore_errors=True)
@@ -44,8 +44,9 @@ def fail(message):
 
 
 def start(resume=False):
-    args = [serve, "grad-accum", "--sessions", str(sessions), "--judge", judge, "--kit", str(kit),
-            "--header", "overlap/grad_accum.hpp"] + (["--resume"] if resume else [])
+    args = [serve, "grad-accum", "--sessions", str(sessions), "--judge", judge, "--interview",
+            interview, "--kit", str(kit), "--header", "overlap/grad_accum.hpp"]
+    args += ["--resume"] if resume else []
     server = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     links = {}
     until = time.monotonic() + 30

@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 """The live interview in a real browser: headless Chromium through WebDriver drives both pages.
 
-    interview_browser.py SERVE JUDGE KIT WORK
+    interview_browser.py SERVE JUDGE INTERVIEW KIT WORK
 
-SERVE is overlap-serve, JUDGE the exercise's judge (grad-accum), KIT the kit's root, WORK a
+SERVE is overlap-serve, JUDGE the exercise's judge (grad-accum), INTERVIEW overlap-interview (the
+score command), KIT the kit's root, WORK a
 folder of this test's own (the sessions, Chromium's profile, the screenshots). The candidate puts
 the reference into the editor (CodeMirror's setValue: typing would re-indent) and grades it: the
 page shows `optimal`; then the starter: `slow`. The interviewer's page shows both versions and the
 diff between them, and sends hint 2, whose question (and not its answer) the candidate's page
-then shows. The record holds both grades and the hint. A screenshot of each page is kept in WORK.
+then shows. Its score form, the predictions not asked, gives what `overlap score` gives for the
+same marks. The record holds both grades and the hint. A screenshot of each page is kept in WORK.
 Waits are for the state checked, each with a deadline.
 """
 import json
@@ -28,7 +30,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
 
-serve, judge, kit, work = sys.argv[1:5]
+serve, judge, interview, kit, work = sys.argv[1:6]
 kit = pathlib.Path(kit)
 work = pathlib.Path(work)
 shutil.rmtree(work, ignore_errors=True)
@@ -42,8 +44,8 @@ def fail(message):
 
 
 server = subprocess.Popen(
-    [serve, "grad-accum", "--sessions", str(work / "sessions"), "--judge", judge, "--kit",
-     str(kit), "--header", "overlap/grad_accum.hpp"],
+    [serve, "grad-accum", "--sessions", str(work / "sessions"), "--judge", judge, "--interview",
+     interview, "--kit", str(kit), "--header", "overlap/grad_accum.hpp"],
     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 links = {}
 deadline = time.monotonic() + 30
@@ -125,6 +127,32 @@ try:
         lambda d: d.find_elements(By.CSS_SELECTOR, '#hints-given li[data-hint="2"]'))
     driver.save_screenshot(str(work / "interviewer.png"))
 
+    # The score form: the predictions not asked, the rest given; the outcome as `overlap score`
+    # computes it for the same marks.
+    from selenium.webdriver.support.ui import Select
+    selects = driver.find_elements(By.CSS_SELECTOR, '#score-form select[name="communication"]')
+    Select(selects[0]).select_by_value("2")
+    follow_ups = driver.find_elements(By.CSS_SELECTOR, '#score-form select[name="follow-ups"]')
+    Select(follow_ups[0]).select_by_value("2")
+    Select(follow_ups[1]).select_by_value("2")
+    Select(follow_ups[2]).select_by_value("")
+    Select(driver.find_element(By.CSS_SELECTOR, '#score-form select[name="defended"]')) \
+        .select_by_value("0")
+    driver.find_element(By.ID, "score").click()
+    WebDriverWait(driver, GRADE_DEADLINE).until(
+        lambda d: "outcome:" in d.find_element(By.ID, "outcome").text)
+    shown = driver.find_element(By.ID, "outcome").text.strip()
+    direct = subprocess.run(
+        [interview, "score", "grad-accum", "--sessions", str(work / "sessions"), "--rule",
+         str(kit / "guides/score.json"), "--judge", judge, "--format", "45-minute",
+         "--predictions", "-,-", "--communication", "2", "--follow-ups", "2,2"],
+        capture_output=True, text=True)
+    if shown != (direct.stdout + direct.stderr).strip():
+        fail(f"the score form says:\n{shown}\n"
+             f"`overlap score` says:\n{direct.stdout}{direct.stderr}")
+    outcome = [line for line in shown.splitlines() if line.startswith("outcome:")]
+    driver.save_screenshot(str(work / "interviewer.png"))
+
     driver.switch_to.window(candidate_tab)
     WebDriverWait(driver, 30).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, '#hints blockquote[data-hint="2"]'))
@@ -144,8 +172,8 @@ try:
     if kinds != [("start", None, None), ("grade", "optimal", None), ("grade", "slow", None),
                  ("hint", None, 2)]:
         fail(f"the record holds {kinds}")
-    print("both pages: 2 versions graded (optimal, slow), the diff shown, hint 2 sent and shown;"
-          f" screenshots in {work}")
+    print("both pages: 2 versions graded (optimal, slow), the diff shown, hint 2 sent and shown,"
+          f" the score form as `overlap score` ({outcome[0]}); screenshots in {work}")
 finally:
     if driver:
         driver.quit()

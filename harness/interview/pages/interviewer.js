@@ -109,13 +109,66 @@ function onEvent(event) {
   }
 }
 
+// The score sheet's marks for the format, each "-" (not asked) until given: the same options
+// `overlap score` takes, computed by it on the server.
+const MARKS = {
+  "45-minute": [["predictions", 2], ["communication", 1], ["follow-ups", 3], ["defended", 1, "flag"],
+                ["gap-explained", 1, "check"]],
+  "15-minute": [["approach", 1], ["debrief", 1], ["defended", 1, "flag"]],
+};
+
+function scoreForm(format) {
+  const form = $("score-form");
+  for (const [name, count, kind] of MARKS[format] || []) {
+    const row = document.createElement("label");
+    row.textContent = name + " ";
+    for (let i = 0; i < count; i++) {
+      if (kind === "check") {
+        const box = document.createElement("input");
+        box.type = "checkbox";
+        box.name = name;
+        row.appendChild(box);
+        continue;
+      }
+      const select = document.createElement("select");
+      select.name = name;
+      const choices = kind === "flag" ? [["-", "not asked"], ["0", "no"], ["1", "yes"]]
+                                      : [["-", "not asked"], ["0", "0"], ["1", "1"], ["2", "2"]];
+      if (name === "follow-ups" && i === 2) choices.unshift(["", "no third"]);
+      for (const [value, label] of choices) {
+        const option = document.createElement("option");
+        option.value = value;
+        option.textContent = label;
+        select.appendChild(option);
+      }
+      row.appendChild(select);
+    }
+    form.appendChild(row);
+  }
+}
+
+async function score() {
+  const marks = {};
+  for (const [name, count, kind] of MARKS[about.format] || []) {
+    const fields = [...document.querySelectorAll('#score-form [name="' + name + '"]')];
+    if (kind === "check") marks[name] = fields[0].checked;
+    else marks[name] = fields.map((f) => f.value).filter((v) => v !== "").join(",");
+  }
+  $("outcome").textContent = "scoring…";
+  const response = await fetch(base + "score", { method: "POST", body: JSON.stringify(marks) });
+  $("outcome").textContent = await response.text();
+}
+
 async function sendHint(n) {
   const response = await fetch(base + "hint/" + n, { method: "POST" });
   if (!response.ok) status("hint " + n + " not sent: " + (await response.text()), "bad");
 }
 
+let about = {};
 (async () => {
-  const about = await (await fetch(base + "hints", { cache: "no-store" })).json();
+  about = await (await fetch(base + "hints", { cache: "no-store" })).json();
+  scoreForm(about.format);
+  $("score").onclick = score;
   started = about.started;
   $("title").textContent = about.exercise + " (" + about.format + ")";
   for (let n = 1; n <= about.hints; n++) {
