@@ -2,12 +2,15 @@
 // the exercise's session record (room.hpp).
 //
 //   overlap-serve EXERCISE --sessions DIR --judge FILE --interview FILE --kit DIR --header FILE
-//                 [--format 45-minute|15-minute] [--listen ADDR:PORT] [--insecure] [--resume]
+//                 [--format 45-minute|15-minute] [--seed S] [--listen ADDR:PORT] [--insecure]
+//                 [--resume]
 //
 // Listens on loopback (127.0.0.1, a port the kernel picks) unless --listen says otherwise;
 // another address needs --insecure (the traffic, tokens included, is then in the clear: forward
 // the port over SSH instead, README.md). Prints the candidate's link and the interviewer's, and
-// serves until stopped (SIGINT or SIGTERM).
+// serves until stopped (SIGINT or SIGTERM). --seed is the interviewer's own seed, which the
+// interviewer's page grades the last version on after the interview (a random one if not given,
+// the same one after --resume); the candidate never sees it.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/file.h>
@@ -21,6 +24,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "../worlds/common/generated.hpp"
 #include "command_line.hpp"
 #include "room.hpp"
 #include "server.hpp"
@@ -64,6 +68,7 @@ int serve_command(int argc, char** argv) {
       ("header", po::value<std::string>())                                 //
       ("format", po::value<std::string>()->default_value(kDefaultFormat))  //
       ("listen", po::value<std::string>()->default_value("127.0.0.1:0"))   //
+      ("seed", po::value<std::uint64_t>())                                 //
       ("insecure", po::bool_switch())                                      //
       ("resume", po::bool_switch());
   const po::variables_map args = parse(argc, argv, options);
@@ -109,11 +114,17 @@ int serve_command(int argc, char** argv) {
   const fs::path links = room_setup.sessions / "served-links";
   std::istringstream saved(room_setup.resume && fs::exists(links) ? readable_text(links) : "");
   unsigned short port = 0;
-  if (saved >> setup.candidate_token >> setup.interviewer_token >> port) {
+  if (saved >> setup.candidate_token >> setup.interviewer_token >> port >> setup.unseen_seed) {
     if (endpoint.port() == 0) endpoint.port(port);
   } else {
     setup.candidate_token = new_token();
     setup.interviewer_token = new_token();
+    // Past the public seed 1 and the small seeds a candidate might try.
+    setup.unseen_seed = 1000 + std::stoull(new_token().substr(0, 8), nullptr, 16) % 1'000'000'000;
+  }
+  if (args.count("seed")) setup.unseen_seed = args["seed"].as<std::uint64_t>();
+  if (setup.unseen_seed == worlds::kPublicSeed) {
+    throw UsageError("--seed 1 is the public seed, which the candidate grades on: choose another");
   }
 
   asio::ip::tcp::acceptor acceptor(io);
@@ -122,8 +133,8 @@ int serve_command(int argc, char** argv) {
   acceptor.bind(endpoint);
   acceptor.listen();
   const auto bound = acceptor.local_endpoint();
-  write_text(links, fmt::format("{}\n{}\n{}\n", setup.candidate_token, setup.interviewer_token,
-                                bound.port()));
+  write_text(links, fmt::format("{}\n{}\n{}\n{}\n", setup.candidate_token, setup.interviewer_token,
+                                bound.port(), setup.unseen_seed));
   fs::permissions(links, fs::perms::owner_read | fs::perms::owner_write);
   const std::string host = bound.address().is_v6()
                                ? fmt::format("[{}]", bound.address().to_string())

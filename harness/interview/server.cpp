@@ -214,7 +214,67 @@ std::vector<std::string> score_args(const std::string& body, const Room& room,
   if (const json::value* v = form.if_contains("gap-explained"); v && v->is_bool() && v->as_bool()) {
     args.push_back("--gap-explained");
   }
+  // The last version graded on the unseen seed (POST /unseen) caps the code score as a `fail`.
+  if (const fs::path unseen = room.setup().work / "unseen.json"; fs::exists(unseen)) {
+    args.insert(args.end(), {"--unseen", unseen.string()});
+  }
   return args;
+}
+
+// Runs `work` on the scoring pool and comes back: the pages are never held up by it.
+template <typename Work>
+awaitable<JudgeRun> off_the_server(const ServerSetup& setup, Work work) {
+  const auto home = co_await asio::this_coro::executor;
+  co_await asio::post(setup.scoring->get_executor(), use_awaitable);
+  JudgeRun run;
+  try {
+    run = work();
+  } catch (const std::exception& e) {
+    run.exit = 4;
+    run.messages = e.what();
+  }
+  co_await asio::post(home, use_awaitable);
+  co_return run;
+}
+
+// The record for a second interviewer (`overlap session --export`), whose --import regrades it.
+awaitable<Response> export_record(const Request& req, const ServerSetup& setup, Room& room) {
+  const fs::path out = room.setup().work / "export.json";
+  const std::vector<std::string> args = {"session",    room.setup().exercise,
+                                         "--sessions", room.setup().sessions.string(),
+                                         "--export",   out.string()};
+  const JudgeRun run =
+      co_await off_the_server(setup, [&] { return run_program(setup.interview, args, false); });
+  const auto body = file(out);
+  if (run.exit != 0 || !body) {
+    co_return text(req, http::status::internal_server_error, run.printed + run.messages);
+  }
+  Response res = reply(req, http::status::ok, "application/json", *body);
+  res.set(http::field::content_disposition,
+          fmt::format("attachment; filename=\"overlap-session-{}.json\"", room.setup().exercise));
+  co_return res;
+}
+
+// The session's last version graded on the interviewer's seed, which the candidate never sees:
+// its report, kept for the score (--unseen), and printed for this page alone.
+awaitable<Response> grade_unseen(const Request& req, const ServerSetup& setup, Room& room) {
+  const RoomSetup& r = room.setup();
+  const fs::path last = r.work / "unseen.cpp", report = r.work / "unseen.json";
+  const JudgeRun run = co_await off_the_server(setup, [&] {
+    fs::remove(report);
+    JudgeRun wrote = run_program(
+        setup.interview,
+        {"session", r.exercise, "--sessions", r.sessions.string(), "--last", last.string()}, false);
+    if (wrote.exit != 0) return wrote;
+    return run_judge(setup.judge,
+                     {r.exercise, "--submission", last.string(), "--submission-name",
+                      fmt::format("exercises/{}/train.cpp", r.exercise), "--scenario", "generated",
+                      "--seed", std::to_string(setup.unseen_seed)},
+                     report.string(), false);
+  });
+  const bool graded = run.exit == 0 || run.exit == 1;
+  co_return text(req, graded ? http::status::ok : http::status::bad_request,
+                 run.printed + run.messages);
 }
 
 // The room's log as server-sent events, from the id after `last`, until the page goes away.
@@ -260,16 +320,8 @@ awaitable<Response> score(const Request& req, const ServerSetup& setup, Room& ro
     co_return text(req, http::status::bad_request,
                    "each mark is 0, 1, 2 or - (not asked), several with commas");
   }
-  const auto home = co_await asio::this_coro::executor;
-  co_await asio::post(setup.scoring->get_executor(), use_awaitable);
-  JudgeRun run;
-  try {
-    run = run_program(setup.interview, std::move(args), false);
-  } catch (const std::exception& e) {
-    run.exit = 4;
-    run.messages = e.what();
-  }
-  co_await asio::post(home, use_awaitable);
+  const JudgeRun run =
+      co_await off_the_server(setup, [&] { return run_program(setup.interview, args, false); });
   co_return reply(req, run.exit == 0 ? http::status::ok : http::status::bad_request,
                   "text/plain; charset=utf-8", run.printed + run.messages);
 }
@@ -300,10 +352,18 @@ awaitable<void> serve_connection(beast::tcp_stream stream, const ServerSetup& se
       co_await stream_events(stream, room, route.who == Route::Who::candidate, last_event_id(req));
       co_return;
     }
-    Response res = route.who == Route::Who::interviewer && route.rest == "score" &&
-                           req.method() == http::verb::post
-                       ? co_await score(req, setup, room)
-                       : answer(req, route, setup, room);
+    Response res;
+    const bool interviewer = route.who == Route::Who::interviewer;
+    const bool post = req.method() == http::verb::post;
+    if (interviewer && post && route.rest == "score") {
+      res = co_await score(req, setup, room);
+    } else if (interviewer && post && route.rest == "unseen") {
+      res = co_await grade_unseen(req, setup, room);
+    } else if (interviewer && req.method() == http::verb::get && route.rest == "export") {
+      res = co_await export_record(req, setup, room);
+    } else {
+      res = answer(req, route, setup, room);
+    }
     stream.expires_after(kWriteTime);
     co_await http::async_write(stream, res, use_awaitable);
     if (!res.keep_alive()) co_return;

@@ -2,7 +2,8 @@
 // a token of its own (the candidate's, the interviewer's), and the files they load.
 //
 //   /c/TOKEN/            the candidate's page; /brief, /header, /editor, /events, POST /grade
-//   /i/TOKEN/            the interviewer's page; /hints, /events, POST /hint/N, POST /score
+//   /i/TOKEN/            the interviewer's page; /hints, /events, /export, POST /hint/N,
+//                        POST /unseen, POST /score
 //   /assets/NAME         the pages' scripts and styles, and CodeMirror from Debian's package
 //
 // /events is a stream of server-sent events: the room's log from the id the page last saw
@@ -15,6 +16,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -32,7 +34,8 @@ struct ServerSetup {
   // with the marks the form sends (guides/score.json's rule, the exercise's judge).
   std::string interview;
   std::string judge;
-  boost::asio::thread_pool* scoring = nullptr;  // where a score runs
+  boost::asio::thread_pool* scoring = nullptr;  // where a score, an export, an unseen grade run
+  std::uint64_t unseen_seed = 0;                // the interviewer's own seed, never shown
   std::size_t max_connections = 64;
 };
 

@@ -164,7 +164,11 @@ try:
                       (base + "/c//grade", b"x"), (base + "/i/" + "0" * 32 + "/hint/1", b""),
                       (interviewer.replace("/i/", "/c/") + "grade", b"x"),
                       (candidate.replace("/c/", "/i/") + "hint/1", b""),
-                      (candidate.replace("/c/", "/i/") + "hints", None)]:
+                      (candidate.replace("/c/", "/i/") + "hints", None),
+                      (candidate.replace("/c/", "/i/") + "export", None),
+                      (candidate.replace("/c/", "/i/") + "unseen", b""),
+                      (candidate.replace("/c/", "/i/") + "score", b"{}"),
+                      (candidate + "score", b"{}"), (candidate + "hint/1", b"")]:
         status, _ = fetch(url, data)
         if status != 404:
             fail(f"{url} answered {status}, not 404")

@@ -10,7 +10,8 @@ the reference into the editor (CodeMirror's setValue: typing would re-indent) an
 page shows `optimal`; then the starter: `slow`. The interviewer's page shows both versions and the
 diff between them, and sends hint 2, whose question (and not its answer) the candidate's page
 then shows. Its score form, the predictions not asked, gives what `overlap score` gives for the
-same marks. The record holds both grades and the hint. A screenshot of each page is kept in WORK.
+same marks; it grades the last version on the interviewer's seed, and exports the record. The
+record holds both grades and the hint. A screenshot of each page is kept in WORK.
 Waits are for the state checked, each with a deadline.
 """
 import json
@@ -151,6 +152,18 @@ try:
         fail(f"the score form says:\n{shown}\n"
              f"`overlap score` says:\n{direct.stdout}{direct.stderr}")
     outcome = [line for line in shown.splitlines() if line.startswith("outcome:")]
+    # After the interview: the last version on the interviewer's seed (never the candidate's),
+    # and the record exported for a second interviewer.
+    driver.find_element(By.ID, "unseen").click()
+    WebDriverWait(driver, GRADE_DEADLINE).until(
+        lambda d: "graded 4 scenarios" in d.find_element(By.ID, "unseen-report").text)
+    unseen = driver.find_element(By.ID, "unseen-report").text
+    if "seed-1-" in unseen or not re.search(r"seed-\d+-0", unseen):
+        fail("the unseen grade is not on the interviewer's seed:\n" + unseen)
+    with urllib.request.urlopen(interviewer + "export", timeout=30) as r:
+        exported = json.loads(r.read())
+    if [e["event"] for e in exported["events"]] != ["start", "grade", "grade", "hint"]:
+        fail(f"the export holds {[e['event'] for e in exported['events']]}")
     driver.save_screenshot(str(work / "interviewer.png"))
 
     driver.switch_to.window(candidate_tab)

@@ -159,6 +159,15 @@ async function score() {
   $("outcome").textContent = await response.text();
 }
 
+// The last version on the interviewer's seed: a `fail` there caps the code score (the score
+// form reads it from now on).
+async function gradeUnseen() {
+  $("unseen-report").hidden = false;
+  $("unseen-report").textContent = "grading the last version on your seed…";
+  const response = await fetch(base + "unseen", { method: "POST" });
+  $("unseen-report").textContent = await response.text();
+}
+
 async function sendHint(n) {
   const response = await fetch(base + "hint/" + n, { method: "POST" });
   if (!response.ok) status("hint " + n + " not sent: " + (await response.text()), "bad");
@@ -169,6 +178,7 @@ let about = {};
   about = await (await fetch(base + "hints", { cache: "no-store" })).json();
   scoreForm(about.format);
   $("score").onclick = score;
+  $("unseen").onclick = gradeUnseen;
   started = about.started;
   $("title").textContent = about.exercise + " (" + about.format + ")";
   for (let n = 1; n <= about.hints; n++) {
