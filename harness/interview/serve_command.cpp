@@ -2,15 +2,16 @@
 // the exercise's session record (room.hpp).
 //
 //   overlap-serve EXERCISE --sessions DIR --judge FILE --interview FILE --kit DIR --header FILE
-//                 [--format 45-minute|15-minute] [--seed S] [--listen ADDR:PORT] [--insecure]
-//                 [--resume]
+//                 [--format 45-minute|15-minute] [--seed S] [--listen ADDR:PORT]
+//                 [--tls CERT KEY | --insecure] [--resume]
 //
 // Listens on loopback (127.0.0.1, a port the kernel picks) unless --listen says otherwise;
-// another address needs --insecure (the traffic, tokens included, is then in the clear: forward
-// the port over SSH instead, README.md). Prints the candidate's link and the interviewer's, and
-// serves until stopped (SIGINT or SIGTERM). --seed is the interviewer's own seed, which the
-// interviewer's page grades the last version on after the interview (a random one if not given,
-// the same one after --resume); the candidate never sees it.
+// another address needs --tls (a certificate and its key, PEM: every connection HTTPS) or
+// --insecure (the traffic, tokens included, in the clear; or forward the port over SSH, README.md).
+// Prints the candidate's link and the interviewer's, and serves until stopped (SIGINT or SIGTERM).
+// --seed is the interviewer's own seed, which the interviewer's page grades the last version on
+// after the interview (a random one if not given, the same one after --resume); the candidate never
+// sees it.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/file.h>
@@ -20,8 +21,10 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/program_options.hpp>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "../worlds/common/generated.hpp"
@@ -37,7 +40,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-asio::ip::tcp::endpoint listen_endpoint(const std::string& listen, bool insecure) {
+asio::ip::tcp::endpoint listen_endpoint(const std::string& listen, bool in_the_clear_allowed) {
   const auto colon = listen.rfind(':');
   if (colon == std::string::npos) throw UsageError("--listen takes ADDR:PORT (127.0.0.1:8080)");
   boost::system::error_code ec;
@@ -49,10 +52,10 @@ asio::ip::tcp::endpoint listen_endpoint(const std::string& listen, bool insecure
   } catch (const std::exception&) {
   }
   if (port < 0 || port > 65535) throw UsageError("--listen: the port must be 0 to 65535");
-  if (!address.is_loopback() && !insecure) {
+  if (!address.is_loopback() && !in_the_clear_allowed) {
     throw UsageError(
-        "--listen on an address other than loopback sends the tokens in the clear: forward the "
-        "port over SSH (README.md), or say --insecure");
+        "--listen on an address other than loopback would send the tokens in the clear: give a "
+        "certificate (--tls CERT KEY), forward the port over SSH (README.md), or say --insecure");
   }
   return {address, static_cast<unsigned short>(port)};
 }
@@ -69,6 +72,7 @@ int serve_command(int argc, char** argv) {
       ("format", po::value<std::string>()->default_value(kDefaultFormat))  //
       ("listen", po::value<std::string>()->default_value("127.0.0.1:0"))   //
       ("seed", po::value<std::uint64_t>())                                 //
+      ("tls", po::value<std::vector<std::string>>()->multitoken())         //
       ("insecure", po::bool_switch())                                      //
       ("resume", po::bool_switch());
   const po::variables_map args = parse(argc, argv, options);
@@ -80,7 +84,24 @@ int serve_command(int argc, char** argv) {
     throw UsageError(
         fmt::format("unknown format '{}'; valid formats: 45-minute, 15-minute", format));
   }
-  auto endpoint = listen_endpoint(args["listen"].as<std::string>(), args["insecure"].as<bool>());
+  std::optional<asio::ssl::context> tls;
+  if (args.count("tls")) {
+    const auto files = args["tls"].as<std::vector<std::string>>();
+    if (files.size() != 2) throw UsageError("--tls takes two files: the certificate and its key");
+    if (args["insecure"].as<bool>()) throw UsageError("--tls and --insecure: choose one");
+    tls.emplace(asio::ssl::context::tls_server);
+    tls->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                     asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                     asio::ssl::context::no_tlsv1_1);
+    try {
+      tls->use_certificate_chain_file(files[0]);
+      tls->use_private_key_file(files[1], asio::ssl::context::pem);
+    } catch (const boost::system::system_error& e) {
+      throw UsageError(fmt::format("--tls {} {}: {}", files[0], files[1], e.code().message()));
+    }
+  }
+  auto endpoint = listen_endpoint(args["listen"].as<std::string>(),
+                                  tls.has_value() || args["insecure"].as<bool>());
 
   // One interview of an exercise at a time on this machine: two would write one record.
   fs::create_directories(sessions_of(args));
@@ -108,6 +129,7 @@ int serve_command(int argc, char** argv) {
   setup.interview = args["interview"].as<std::string>();
   setup.judge = room_setup.judge;
   setup.scoring = &scoring;
+  setup.tls = tls ? &*tls : nullptr;
   setup.header = args["header"].as<std::string>();
   // Resumed, the links stay the same (tokens and port): the pages open before the restart
   // reconnect by themselves.
@@ -139,10 +161,13 @@ int serve_command(int argc, char** argv) {
   const std::string host = bound.address().is_v6()
                                ? fmt::format("[{}]", bound.address().to_string())
                                : bound.address().to_string();
-  fmt::print("overlap: the interview of {} is served at http://{}:{}/\n", room_setup.exercise, host,
-             bound.port());
-  fmt::print("  candidate:   http://{}:{}/c/{}/\n", host, bound.port(), setup.candidate_token);
-  fmt::print("  interviewer: http://{}:{}/i/{}/\n", host, bound.port(), setup.interviewer_token);
+  const char* scheme = tls ? "https" : "http";
+  fmt::print("overlap: the interview of {} is served at {}://{}:{}/\n", room_setup.exercise, scheme,
+             host, bound.port());
+  fmt::print("  candidate:   {}://{}:{}/c/{}/\n", scheme, host, bound.port(),
+             setup.candidate_token);
+  fmt::print("  interviewer: {}://{}:{}/i/{}/\n", scheme, host, bound.port(),
+             setup.interviewer_token);
   fmt::print(
       "Send the candidate their link alone; Ctrl-C ends the interview (--resume continues it).\n");
   std::cout.flush();

@@ -13,6 +13,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <boost/json.hpp>
 #include <chrono>
 #include <optional>
@@ -278,8 +279,8 @@ awaitable<Response> grade_unseen(const Request& req, const ServerSetup& setup, R
 }
 
 // The room's log as server-sent events, from the id after `last`, until the page goes away.
-awaitable<void> stream_events(beast::tcp_stream& stream, Room& room, bool candidate,
-                              std::int64_t last) {
+template <typename Stream>
+awaitable<void> stream_events(Stream& stream, Room& room, bool candidate, std::int64_t last) {
   std::string out =
       "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n"
       "Referrer-Policy: no-referrer\r\nX-Content-Type-Options: nosniff\r\n"
@@ -290,7 +291,7 @@ awaitable<void> stream_events(beast::tcp_stream& stream, Room& room, bool candid
       last = e->id;
     }
     if (out.empty()) out = ": still here\n\n";
-    stream.expires_after(kWriteTime);
+    beast::get_lowest_layer(stream).expires_after(kWriteTime);
     co_await asio::async_write(stream, asio::buffer(out), use_awaitable);
     out.clear();
     if (!room.since(last, candidate).empty()) continue;  // it grew while we wrote
@@ -326,13 +327,15 @@ awaitable<Response> score(const Request& req, const ServerSetup& setup, Room& ro
                   "text/plain; charset=utf-8", run.printed + run.messages);
 }
 
-awaitable<void> serve_connection(beast::tcp_stream stream, const ServerSetup& setup, Room& room) {
+// Requests on one connection, plain or TLS, until the client closes it or breaks a limit.
+template <typename Stream>
+awaitable<void> serve_connection(Stream& stream, const ServerSetup& setup, Room& room) {
   beast::flat_buffer buffer;
   for (;;) {
     http::request_parser<http::string_body> parser;
     parser.header_limit(kHeaderLimit);
     parser.body_limit(kMaxSourceBytes);  // Beast checks it against the header's length
-    stream.expires_after(kHeaderTime);
+    beast::get_lowest_layer(stream).expires_after(kHeaderTime);
     co_await http::async_read_header(stream, buffer, parser, use_awaitable);
     const Route route = route_of(parser.get().target(), setup);
     // Only a version may be large, and only the candidate sends one.
@@ -340,11 +343,11 @@ awaitable<void> serve_connection(beast::tcp_stream stream, const ServerSetup& se
     if (!version && (parser.chunked() || parser.content_length().value_or(0) > kSmallBody)) {
       Response res = text(parser.get(), http::status::payload_too_large, "too large");
       res.keep_alive(false);
-      stream.expires_after(kWriteTime);
+      beast::get_lowest_layer(stream).expires_after(kWriteTime);
       co_await http::async_write(stream, res, use_awaitable);
       co_return;
     }
-    stream.expires_after(kBodyTime);
+    beast::get_lowest_layer(stream).expires_after(kBodyTime);
     co_await http::async_read(stream, buffer, parser, use_awaitable);
     Request req = parser.release();
     if (req.method() == http::verb::get && route.rest == "events" &&
@@ -364,7 +367,7 @@ awaitable<void> serve_connection(beast::tcp_stream stream, const ServerSetup& se
     } else {
       res = answer(req, route, setup, room);
     }
-    stream.expires_after(kWriteTime);
+    beast::get_lowest_layer(stream).expires_after(kWriteTime);
     co_await http::async_write(stream, res, use_awaitable);
     if (!res.keep_alive()) co_return;
   }
@@ -393,11 +396,20 @@ bool same_token(std::string_view a, std::string_view b) {
 
 namespace {
 
-// One connection, counted in `open` (by the acceptor) until it ends.
+// One connection, counted in `open` (by the acceptor) until it ends: TLS first when the server
+// has a certificate.
 awaitable<void> connection(asio::ip::tcp::socket socket, const ServerSetup& setup, Room& room,
                            std::shared_ptr<std::size_t> open) {
   try {
-    co_await serve_connection(beast::tcp_stream(std::move(socket)), setup, room);
+    beast::tcp_stream plain(std::move(socket));
+    if (setup.tls) {
+      beast::ssl_stream<beast::tcp_stream> secure(std::move(plain), *setup.tls);
+      beast::get_lowest_layer(secure).expires_after(kHeaderTime);
+      co_await secure.async_handshake(asio::ssl::stream_base::server, use_awaitable);
+      co_await serve_connection(secure, setup, room);
+    } else {
+      co_await serve_connection(plain, setup, room);
+    }
   } catch (const std::exception&) {
     // A client gone, too slow or malformed: its connection ends, nothing else.
   }

@@ -8,12 +8,14 @@
 //
 // /events is a stream of server-sent events: the room's log from the id the page last saw
 // (EventSource resends it on reconnecting), the candidate's page only what it may see.
-// Limits: a request's header 8 KiB and 10 s, its body the source cap (POST /grade) or 4 KiB and
+// With a certificate (--tls), every connection is TLS. Limits: a request's header 8 KiB and 10 s
+// (the TLS handshake too), its body the source cap (POST /grade) or 4 KiB and
 // 60 s, a write 30 s, and at most `max_connections` at once (more are closed unanswered).
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -36,6 +38,7 @@ struct ServerSetup {
   std::string judge;
   boost::asio::thread_pool* scoring = nullptr;  // where a score, an export, an unseen grade run
   std::uint64_t unseen_seed = 0;                // the interviewer's own seed, never shown
+  boost::asio::ssl::context* tls = nullptr;     // with a certificate: HTTPS only
   std::size_t max_connections = 64;
 };
 

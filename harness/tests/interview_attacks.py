@@ -16,8 +16,11 @@
   holding only grades this machine made.
 - Killed mid-grade and restarted with --resume, the server keeps its links and grades the version
   it was grading: none is lost.
+- In the clear only on loopback: another address needs a certificate (--tls) or --insecure; with
+  --tls, the pages answer over HTTPS alone.
 """
 import json
+import ssl
 import pathlib
 import re
 import shutil
@@ -43,10 +46,10 @@ def fail(message):
     sys.exit(1)
 
 
-def start(resume=False):
-    args = [serve, "grad-accum", "--sessions", str(sessions), "--judge", judge, "--interview",
+def start(resume=False, more=(), folder=sessions):
+    args = [serve, "grad-accum", "--sessions", str(folder), "--judge", judge, "--interview",
             interview, "--kit", str(kit), "--header", "overlap/grad_accum.hpp"]
-    args += ["--resume"] if resume else []
+    args += (["--resume"] if resume else []) + list(more)
     server = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     links = {}
     until = time.monotonic() + 30
@@ -63,11 +66,11 @@ def start(resume=False):
     return server, links["candidate"], links["interviewer"]
 
 
-def fetch(url, data=None, timeout=10, headers=None):
+def fetch(url, data=None, timeout=10, headers=None, context=None):
     """(status, body) of a request; status 0 when the server closed the connection."""
     request = urllib.request.Request(url, data=data, headers=headers or {})
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as r:
+        with urllib.request.urlopen(request, timeout=timeout, context=context) as r:
             return r.status, r.read().decode("utf-8", "replace")
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode("utf-8", "replace")
@@ -226,6 +229,35 @@ try:
           "or test line; tokens refused; a held connection, a 17 MiB version, a flood of 30 and a "
           f"hostile version survived ({len(grades)} grades recorded); killed mid-grade and "
           "resumed, no version lost")
+finally:
+    server.send_signal(signal.SIGTERM)
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+# In the clear only on loopback; with a certificate, HTTPS alone.
+refused = subprocess.run([serve, "grad-accum", "--sessions", str(work / "tls-sessions"), "--judge",
+                          judge, "--interview", interview, "--kit", str(kit), "--header",
+                          "overlap/grad_accum.hpp", "--listen", "0.0.0.0:0"],
+                         capture_output=True, text=True, timeout=30)
+if refused.returncode != 2 or "--tls" not in refused.stderr:
+    fail(f"another address in the clear exited {refused.returncode}: {refused.stderr}")
+cert, key = work / "cert.pem", work / "key.pem"
+subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
+                "-out", str(cert), "-days", "2", "-subj", "/CN=localhost", "-addext",
+                "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+server, candidate, interviewer = start(more=["--tls", str(cert), str(key)],
+                                       folder=work / "tls-sessions")
+try:
+    trusted = ssl.create_default_context(cafile=str(cert))
+    if not candidate.startswith("https://") or fetch(candidate, context=trusted)[0] != 200:
+        fail("the candidate's page does not answer over HTTPS")
+    if fetch(interviewer + "hints", context=trusted)[0] != 200:
+        fail("the interviewer's page does not answer over HTTPS")
+    if fetch(candidate.replace("https://", "http://"))[0] != 0:
+        fail("a TLS server answered in the clear")
+    print("in the clear only on loopback; with --tls, HTTPS alone")
 finally:
     server.send_signal(signal.SIGTERM)
     try:
