@@ -67,6 +67,9 @@ class Room {
   // The text the candidate's editor starts from: the last version submitted, or the starter.
   std::string editor_text() const;
   int hint_count() const { return static_cast<int>(questions_.size()); }
+  // The interviewer's detail of the default set (how each best known is reached, the stretch
+  // scenarios): the reference graded with --interviewer, once, kept here ("" until then).
+  std::string& interviewer_detail() { return detail_; }
   // The number of versions the judge has not finished with (being graded, or waiting).
   int pending() const { return (grading_ ? 1 : 0) + (waiting_ ? 1 : 0); }
 
@@ -88,6 +91,7 @@ class Room {
   std::optional<std::string> waiting_;
   bool grading_ = false;
   std::string last_submitted_;
+  std::string detail_;
   std::thread judge_thread_;
 };
 

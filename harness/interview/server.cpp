@@ -256,6 +256,26 @@ awaitable<Response> export_record(const Request& req, const ServerSetup& setup, 
   co_return res;
 }
 
+// How each best known of the default set is reached, and the stretch scenarios: the reference
+// graded with --interviewer, the first time it is asked for.
+awaitable<Response> detail(const Request& req, const ServerSetup& setup, Room& room) {
+  if (room.interviewer_detail().empty()) {
+    const RoomSetup& r = room.setup();
+    const JudgeRun run = co_await off_the_server(setup, [&] {
+      return run_judge(
+          setup.judge,
+          {r.exercise, "--submission",
+           (setup.kit / "solutions" / r.exercise / "train.cpp").string(), "--interviewer"},
+          "", false);
+    });
+    if (run.exit != 0 && run.exit != 1) {
+      co_return text(req, http::status::internal_server_error, run.printed + run.messages);
+    }
+    room.interviewer_detail() = run.printed;
+  }
+  co_return text(req, http::status::ok, room.interviewer_detail());
+}
+
 // The session's last version graded on the interviewer's seed, which the candidate never sees:
 // its report, kept for the score (--unseen), and printed for this page alone.
 awaitable<Response> grade_unseen(const Request& req, const ServerSetup& setup, Room& room) {
@@ -364,6 +384,8 @@ awaitable<void> serve_connection(Stream& stream, const ServerSetup& setup, Room&
       res = co_await grade_unseen(req, setup, room);
     } else if (interviewer && req.method() == http::verb::get && route.rest == "export") {
       res = co_await export_record(req, setup, room);
+    } else if (interviewer && req.method() == http::verb::get && route.rest == "detail") {
+      res = co_await detail(req, setup, room);
     } else {
       res = answer(req, route, setup, room);
     }

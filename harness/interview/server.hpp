@@ -2,7 +2,7 @@
 // a token of its own (the candidate's, the interviewer's), and the files they load.
 //
 //   /c/TOKEN/            the candidate's page; /brief, /header, /editor, /events, POST /grade
-//   /i/TOKEN/            the interviewer's page; /hints, /events, /export, POST /hint/N,
+//   /i/TOKEN/            the interviewer's page; /hints, /events, /detail, /export, POST /hint/N,
 //                        POST /unseen, POST /score
 //   /assets/NAME         the pages' scripts and styles, and CodeMirror from Debian's package
 //

@@ -5,9 +5,9 @@
 
 - A crawl with the candidate's token (its page, every file the page loads, the brief, the
   header, the editor, the event stream, and paths that try to climb out) reaches no line of the
-  guides, the hints' answers, the reference solution or the kit's tests: no line of at least 30
-  characters of those files appears in what it is served, unless the candidate is served that
-  line anyway (the brief, the header, the starter, a hint question sent).
+  guides, the hints' answers, the reference solution or the kit's tests, and no best known's
+  recipe: no line of at least 30 characters of those appears in what it is served, unless the
+  candidate is served that line anyway (the brief, the header, the starter).
 - Wrong and missing tokens are refused on every route, and the interviewer's routes refuse the
   candidate's token.
 - An oversized version, a client that sends half a request and holds its connection, a flood of
@@ -158,6 +158,13 @@ try:
             line = line.strip()
             if len(line) >= 30 and line not in allowed and line in text:
                 leaks.append(f"{f.relative_to(kit)}: {line}")
+    # Nor any recipe of a best known (the interviewer's detail).
+    status, detail = fetch(interviewer + "detail", timeout=120)
+    recipes = [line.split("best known", 1)[1].strip() for line in detail.splitlines()
+               if line.strip().startswith("best known ")]
+    if status != 200 or not recipes:
+        fail(f"the interviewer's detail answered {status} with no recipe")
+    leaks += [f"recipe: {r}" for r in recipes if len(r) >= 30 and r in text]
     if leaks:
         fail("the candidate's token reached:\n  " + "\n  ".join(leaks[:10]))
 
@@ -171,7 +178,9 @@ try:
                       (candidate.replace("/c/", "/i/") + "export", None),
                       (candidate.replace("/c/", "/i/") + "unseen", b""),
                       (candidate.replace("/c/", "/i/") + "score", b"{}"),
-                      (candidate + "score", b"{}"), (candidate + "hint/1", b"")]:
+                      (candidate.replace("/c/", "/i/") + "detail", None),
+                      (candidate + "score", b"{}"), (candidate + "hint/1", b""),
+                      (candidate + "detail", None), (candidate + "export", None)]:
         status, _ = fetch(url, data)
         if status != 404:
             fail(f"{url} answered {status}, not 404")

@@ -179,6 +179,10 @@ let about = {};
   scoreForm(about.format);
   $("score").onclick = score;
   $("unseen").onclick = gradeUnseen;
+  $("detail-box").addEventListener("toggle", async () => {
+    if ($("detail").textContent !== "loading…") return;
+    $("detail").textContent = await (await fetch(base + "detail", { cache: "no-store" })).text();
+  });
   started = about.started;
   $("title").textContent = about.exercise + " (" + about.format + ")";
   for (let n = 1; n <= about.hints; n++) {
