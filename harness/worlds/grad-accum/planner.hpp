@@ -17,7 +17,7 @@ namespace overlap::grad_accum {
 
 // Which validator takes each check, by a rule a submission can follow without the validators'
 // speeds or the deciding check: when the check's snapshot is taken, from what it has seen so far.
-// The search below knows both, so its best known may need a program to learn or guess them.
+// The search below knows both: its best is the hindsight figure, which no tier uses.
 enum class Assignment {
   free_first,   // the validator free first; among idle ones, the one idle longest (then by index)
   lowest_idle,  // the idle validator of the lowest index; if none is idle, the one free first
