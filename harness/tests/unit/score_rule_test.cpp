@@ -4,6 +4,7 @@
 // overlap in a broken rule.
 #include "../../interview/score_rule.hpp"
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 #include <fstream>
@@ -151,7 +152,8 @@ std::size_t outcome_of(const Format& f, const std::function<int(bool)>& code, co
   const Marks complete = as_blank_cells(m);  // nothing left blank: the marks themselves
   const auto rows =
       outcomes_holding(f, sub_scores(f, code(m.gap_explained.value_or(0) == 1), complete));
-  BOOST_TEST_REQUIRE(rows.size() == 1u);
+  // Checked in a loop of some 100 000 calls: Boost.Test's macro only when it fails.
+  if (rows.size() != 1) BOOST_TEST_REQUIRE(rows.size() == 1u);
   return rows.front();
 }
 
@@ -167,7 +169,9 @@ BOOST_AUTO_TEST_CASE(a_question_not_asked_is_a_blank_cell) {
   for (const auto& [name, f] : shipped().formats) {
     for (int base = f.code.points.at("none"); base < f.code.points.at("optimal"); ++base) {
       const auto code = [&](bool explained) { return base + (explained ? 1 : 0); };
-      for (int bits = 0; bits < (1 << 9); ++bits) {
+      // Every fifth of the 512 markings: each slot at 0 and at its best, the others varied (all
+      // 512 took 80 s).
+      for (int bits = 0; bits < (1 << 9); bits += 5) {
         GivenMarks complete{{0, 0}, 0, {0, 0}, 0, 0, 0, 0};
         const std::vector<Given*> slots = slots_of(complete);
         for (std::size_t i = 0; i < slots.size(); ++i) {
@@ -196,13 +200,20 @@ BOOST_AUTO_TEST_CASE(a_question_not_asked_is_a_blank_cell) {
                 worst = std::max(worst, row);
               }
             }
-            BOOST_TEST_REQUIRE(r.outcome == best, name);
-            BOOST_TEST_REQUIRE(r.lowest == worst, name);
-            BOOST_TEST_REQUIRE(r.outcome <= outcome_of(f, code, complete), name);
-            for (const Reading::Deciding& d : r.deciding) {
-              BOOST_TEST_REQUIRE((d.outcome > r.outcome && d.outcome <= r.lowest), name);
+            // Boost.Test's macros only when a check fails: this loop reads 20 000 markings.
+            const bool deciding_between =
+                std::all_of(r.deciding.begin(), r.deciding.end(), [&](const Reading::Deciding& d) {
+                  return d.outcome > r.outcome && d.outcome <= r.lowest;
+                });
+            if (r.outcome != best || r.lowest != worst ||
+                r.outcome > outcome_of(f, code, complete) || !deciding_between ||
+                r.deciding.empty() != (r.lowest == r.outcome)) {
+              BOOST_TEST_REQUIRE(r.outcome == best, name);
+              BOOST_TEST_REQUIRE(r.lowest == worst, name);
+              BOOST_TEST_REQUIRE(r.outcome <= outcome_of(f, code, complete), name);
+              BOOST_TEST_REQUIRE(deciding_between, name);
+              BOOST_TEST_REQUIRE(r.deciding.empty() == (r.lowest == r.outcome), name);
             }
-            BOOST_TEST_REQUIRE(r.deciding.empty() == (r.lowest == r.outcome), name);
           }
         }
       }
