@@ -4,6 +4,7 @@
 
 #include <boost/asio/post.hpp>
 #include <boost/json.hpp>
+#include <chrono>
 #include <regex>
 
 #include "../judge/files.hpp"
@@ -82,6 +83,9 @@ Room::Room(RoomSetup setup, boost::asio::any_io_executor executor)
   questions_ =
       hint_questions(readable_text(setup_.kit / "guides/hints" / (setup_.exercise + ".md")));
   const std::int64_t now = now_seconds();
+  run_ = std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+             .count();
   session_ =
       setup_.resume ? current_session(setup_.sessions, now) : start_session(setup_.sessions, now);
   std::vector<Event> events = read_events(session_);

@@ -51,6 +51,8 @@ class Room {
 
   const RoomSetup& setup() const { return setup_; }
   std::int64_t started() const { return started_; }
+  // This run of the server: a restart (--resume) rebuilds the log, and its ids start again.
+  std::int64_t run() const { return run_; }
 
   // A new version from the candidate: graded at once if nothing is, else it waits, replacing
   // the version that waited before it (the log says so).
@@ -84,6 +86,7 @@ class Room {
   boost::asio::any_io_executor executor_;
   std::filesystem::path session_;
   std::int64_t started_ = 0;
+  std::int64_t run_ = 0;
   std::vector<std::string> questions_;  // hint n's question at [n - 1]
   std::vector<std::string> versions_;   // distinct texts by SHA-256, version n's at [n - 1]
   std::vector<PageEvent> log_;

@@ -298,23 +298,28 @@ awaitable<Response> grade_unseen(const Request& req, const ServerSetup& setup, R
                  run.printed + run.messages);
 }
 
-// The room's log as server-sent events, from the id after `last`, until the page goes away.
+// The room's log as server-sent events, from the id after `last`, until the page goes away. An
+// event's id is the server's run and its place in the log ("RUN.N"): a page that saw an earlier
+// run (before a restart) is told to start over, and is sent the whole log.
 template <typename Stream>
-awaitable<void> stream_events(Stream& stream, Room& room, bool candidate, std::int64_t last) {
+awaitable<void> stream_events(Stream& stream, Room& room, bool candidate,
+                              std::optional<std::int64_t> last) {
   std::string out =
       "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n"
       "Referrer-Policy: no-referrer\r\nX-Content-Type-Options: nosniff\r\n"
       "Connection: close\r\n\r\n";
+  if (!last) out += "data: {\"kind\":\"reset\"}\n\n";
+  std::int64_t seen = last.value_or(0);
   for (;;) {
-    for (const PageEvent* e : room.since(last, candidate)) {
-      out += fmt::format("id: {}\ndata: {}\n\n", e->id, e->json);
-      last = e->id;
+    for (const PageEvent* e : room.since(seen, candidate)) {
+      out += fmt::format("id: {}.{}\ndata: {}\n\n", room.run(), e->id, e->json);
+      seen = e->id;
     }
     if (out.empty()) out = ": still here\n\n";
     beast::get_lowest_layer(stream).expires_after(kWriteTime);
     co_await asio::async_write(stream, asio::buffer(out), use_awaitable);
     out.clear();
-    if (!room.since(last, candidate).empty()) continue;  // it grew while we wrote
+    if (!room.since(seen, candidate).empty()) continue;  // it grew while we wrote
     const auto timer = room.subscribe();
     timer->expires_after(kKeepAlive);
     boost::system::error_code ec;
@@ -322,13 +327,17 @@ awaitable<void> stream_events(Stream& stream, Room& room, bool candidate, std::i
   }
 }
 
-std::int64_t last_event_id(const Request& req) {
+// The last event a reconnecting page saw: 0 for a new page, none for one of an earlier run.
+std::optional<std::int64_t> last_event_id(const Request& req, const Room& room) {
   const auto it = req.find("Last-Event-ID");
   if (it == req.end()) return 0;
+  const std::string id(it->value());
+  const std::string run = fmt::format("{}.", room.run());
+  if (!id.starts_with(run)) return std::nullopt;
   try {
-    return std::stoll(std::string(it->value()));
+    return std::stoll(id.substr(run.size()));
   } catch (const std::exception&) {
-    return 0;
+    return std::nullopt;
   }
 }
 
@@ -372,7 +381,8 @@ awaitable<void> serve_connection(Stream& stream, const ServerSetup& setup, Room&
     Request req = parser.release();
     if (req.method() == http::verb::get && route.rest == "events" &&
         (route.who == Route::Who::candidate || route.who == Route::Who::interviewer)) {
-      co_await stream_events(stream, room, route.who == Route::Who::candidate, last_event_id(req));
+      co_await stream_events(stream, room, route.who == Route::Who::candidate,
+                             last_event_id(req, room));
       co_return;
     }
     Response res;

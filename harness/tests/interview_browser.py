@@ -11,7 +11,8 @@ page shows `optimal`; then the starter: `slow`. The interviewer's page shows bot
 diff between them, and sends hint 2, whose question (and not its answer) the candidate's page
 then shows. Its score form, the predictions not asked, gives what `overlap score` gives for the
 same marks; it grades the last version on the interviewer's seed, and exports the record. The
-record holds both grades and the hint. A screenshot of each page is kept in WORK.
+record holds both grades and the hint. Restarted with --resume, the server keeps the links and
+both pages reconnect to the same state. A screenshot of each page is kept in WORK.
 Waits are for the state checked, each with a deadline.
 """
 import json
@@ -44,23 +45,36 @@ def fail(message):
     sys.exit(1)
 
 
-server = subprocess.Popen(
-    [serve, "grad-accum", "--sessions", str(work / "sessions"), "--judge", judge, "--interview",
-     interview, "--kit", str(kit), "--header", "overlap/grad_accum.hpp"],
-    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-links = {}
-deadline = time.monotonic() + 30
-while len(links) < 2 and time.monotonic() < deadline:
-    line = server.stdout.readline()
-    if not line:
-        break
-    found = re.match(r"\s+(candidate|interviewer):\s+(\S+)", line)
-    if found:
-        links[found.group(1)] = found.group(2)
-if len(links) < 2:
-    server.kill()
-    fail("the server printed no links")
-candidate, interviewer = links["candidate"], links["interviewer"]
+def start(resume=False):
+    server = subprocess.Popen(
+        [serve, "grad-accum", "--sessions", str(work / "sessions"), "--judge", judge,
+         "--interview", interview, "--kit", str(kit), "--header", "overlap/grad_accum.hpp"] +
+        (["--resume"] if resume else []),
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    links = {}
+    deadline = time.monotonic() + 30
+    while len(links) < 2 and time.monotonic() < deadline:
+        line = server.stdout.readline()
+        if not line:
+            break
+        found = re.match(r"\s+(candidate|interviewer):\s+(\S+)", line)
+        if found:
+            links[found.group(1)] = found.group(2)
+    if len(links) < 2:
+        server.kill()
+        fail("the server printed no links")
+    return server, links["candidate"], links["interviewer"]
+
+
+def stop(server):
+    server.send_signal(signal.SIGTERM)
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+server, candidate, interviewer = start()
 
 
 def status_of(url, data=None):
@@ -185,13 +199,24 @@ try:
     if kinds != [("start", None, None), ("grade", "optimal", None), ("grade", "slow", None),
                  ("hint", None, 2)]:
         fail(f"the record holds {kinds}")
+    # A restart with --resume: both pages reconnect by themselves, to the same state.
+    interviewer_tab = driver.window_handles[-1]
+    stop(server)
+    server, again, _ = start(resume=True)
+    if again != candidate:
+        fail("--resume changed the candidate's link")
+    for tab, hint_selector in [(candidate_tab, "#hints blockquote"),
+                               (interviewer_tab, "#hints-given li")]:
+        driver.switch_to.window(tab)
+        WebDriverWait(driver, 60).until(
+            lambda d: d.find_element(By.ID, "status").text.startswith(("connected", "version")) and
+            len(d.find_elements(By.CSS_SELECTOR, hint_selector)) == 1)
+    if len(driver.find_elements(By.CSS_SELECTOR, "#versions li")) != 2:
+        fail("after the restart the interviewer's page does not list the 2 versions once each")
     print("both pages: 2 versions graded (optimal, slow), the diff shown, hint 2 sent and shown,"
-          f" the score form as `overlap score` ({outcome[0]}); screenshots in {work}")
+          f" the score form as `overlap score` ({outcome[0]}), a restart reconnected; screenshots"
+          f" in {work}")
 finally:
     if driver:
         driver.quit()
-    server.send_signal(signal.SIGTERM)
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
+    stop(server)

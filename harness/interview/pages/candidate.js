@@ -77,6 +77,11 @@ function showHint(event) {
 
 function onEvent(event) {
   switch (event.kind) {
+    case "reset":  // the server restarted: the whole log follows
+      hints = 0;
+      $("hints").textContent = "";
+      $("hint-count").textContent = "";
+      break;
     case "grading": status("grading version " + event.version + "…", "busy"); break;
     case "waiting": status("version " + event.version + " waits for the one being graded", "busy"); break;
     case "replaced": status("version " + event.version + " was replaced by version " + event.by + " before its grade", "busy"); break;

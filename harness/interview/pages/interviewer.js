@@ -79,6 +79,10 @@ function versionItem(version) {
 
 function onEvent(event) {
   switch (event.kind) {
+    case "reset":  // the server restarted: the whole log follows
+      versions.clear();
+      for (const list of ["versions", "tiers", "hints-given"]) $(list).textContent = "";
+      break;
     case "grading":
     case "waiting":
       versionItem(event.version).textContent = "version " + event.version + ": " + event.kind + " (minute " + (event.minute ?? "") + ")";
