@@ -5,7 +5,8 @@
 
 Starts INTERVIEWS servers of grad-accum (overlap-serve), each with its own session, and in each a
 candidate who sends a new version (the reference with a line of its own) every EVERY seconds for
-MINUTES minutes, reading the room's event stream. Prints: versions sent, versions never recorded
+MINUTES minutes (the candidates' first versions spread over the first interval), reading the
+room's event stream. Prints: versions sent, versions never recorded
 (must be 0: each was either graded and recorded, or replaced while it waited), versions replaced
 before their grade, and the median and worst time from Grade to the verdict on the page.
 """
@@ -71,7 +72,8 @@ def events(url, seen, stop):
                         seen.append((time.monotonic(), json.loads(line[6:])))
 
 
-def candidate(url, sent, stop_at):
+def candidate(url, sent, stop_at, offset):
+    time.sleep(offset)  # candidates do not grade in step: spread over the interval
     i = 0
     while time.monotonic() < stop_at:
         version = reference + f"\n// version {i + 1}\n".encode()
@@ -90,14 +92,14 @@ readers = [threading.Thread(target=events, args=(url, seen[n], stop), daemon=Tru
 for r in readers:
     r.start()
 stop_at = time.monotonic() + 60 * args.minutes
-candidates = [threading.Thread(target=candidate, args=(url, sent[n], stop_at))
+candidates = [threading.Thread(target=candidate,
+                               args=(url, sent[n], stop_at, n * args.every / len(rooms)))
               for n, (_, _, url) in enumerate(rooms)]
 for c in candidates:
     c.start()
 for c in candidates:
     c.join()
 # The last versions' grades.
-time.sleep(0)
 until = time.monotonic() + 300
 while time.monotonic() < until and any(
         sum(e["kind"] in ("graded", "replaced", "grader-error") for _, e in s) < len(t)
