@@ -135,7 +135,8 @@ int main(int argc, char** argv) {
     for (const auto& [name, r] : facts) {
       if (family(name) < 0) continue;
       ++in_family[family(name)];
-      if (r->hindsight_ms > 0) hindsight[family(name)].push_back(1 - r->hindsight_ms / r->best_known_ms);
+      if (r->hindsight_ms > 0)
+        hindsight[family(name)].push_back(1 - r->hindsight_ms / r->best_known_ms);
     }
     for (int f = 0; f < kFamilies; ++f) {
       std::vector<double>& gaps = hindsight[f];
@@ -178,20 +179,20 @@ int main(int argc, char** argv) {
       std::string families;
       for (int f = 0; f < kFamilies; ++f) {
         if (runs_in[f] == 0) continue;
-        families += fmt::format("{}family {} {}/{}", families.empty() ? "" : ", ", f,
-                                optimal_in[f], runs_in[f]);
+        families += fmt::format("{}family {} {}/{}", families.empty() ? "" : ", ", f, optimal_in[f],
+                                runs_in[f]);
       }
       if (!families.empty()) fmt::print("  {:<16} optimal per family: {}\n", "", families);
     }
     if (reached) {
       for (const auto& [name, r] : facts) {
         if (!closest.count(name) || closest[name] > 1 + margin) {
-          unreached.push_back(fmt::format(
-              "{} {}: no correct run within {:g} % of the best known {:g} ms{}", exercise, name,
-              100 * margin, r->best_known_ms,
-              closest.count(name) ? fmt::format(" (the closest {:+.1f} %)",
-                                                100 * (closest[name] - 1))
-                                  : ""));
+          unreached.push_back(
+              fmt::format("{} {}: no correct run within {:g} % of the best known {:g} ms{}",
+                          exercise, name, 100 * margin, r->best_known_ms,
+                          closest.count(name)
+                              ? fmt::format(" (the closest {:+.1f} %)", 100 * (closest[name] - 1))
+                              : ""));
         }
       }
     }

@@ -111,10 +111,10 @@ struct ScenarioResult {
 };
 BOOST_DESCRIBE_STRUCT(ScenarioResult, (),
                       (name, description, baseline_ms, bound_ms, bound_derivation, best_known_ms,
-                       best_known_note, hindsight_ms, hindsight_note, parameters, finished, makespan_ms, violations,
-                       violations_total, peak_memory, utilisation, figures, paths_taken, timeline,
-                       chart_window_ms, output, correct, verdict, speedup, efficiency, pass_speedup,
-                       optimal_speedup))
+                       best_known_note, hindsight_ms, hindsight_note, parameters, finished,
+                       makespan_ms, violations, violations_total, peak_memory, utilisation, figures,
+                       paths_taken, timeline, chart_window_ms, output, correct, verdict, speedup,
+                       efficiency, pass_speedup, optimal_speedup))
 
 // Where a verdict came from: the exact submission, the kit that judged it, and the limits.
 struct Provenance {

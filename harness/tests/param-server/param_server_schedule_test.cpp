@@ -213,7 +213,7 @@ BOOST_AUTO_TEST_CASE(averaging_per_speed_group_is_searched) {
     p.server = Policy::Server::group;
     return simulate(*scenario_table().find(name), p).makespan_ms;
   };
-  BOOST_TEST(grouped("default", 2) == 1870);       // 10 and 20 ms
+  BOOST_TEST(grouped("default", 2) == 1870);          // 10 and 20 ms
   BOOST_TEST(grouped("many-workers", 12) == 2644.5);  // four each at 10, 15 and 20 ms
   BOOST_TEST(grouped("worker-failure", 2) == 4686);
 }

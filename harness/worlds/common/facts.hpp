@@ -22,7 +22,7 @@ struct ScenarioFacts {
   Bound bound;               // no schedule is faster
   double best_known_ms = 0;  // the best schedule known: `optimal` is graded against it
   std::string best_known_note;
-  double hindsight_ms = 0;     // 0: none below the best known
+  double hindsight_ms = 0;       // 0: none below the best known
   std::string hindsight_note{};  // what it knows that a program is not told, for the candidate
 };
 

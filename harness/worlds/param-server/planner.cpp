@@ -576,7 +576,8 @@ class Search {
     Plan best_group;
     auto run = [&](Policy p) {
       const double ms = consider(p);
-      if (ms > 0 && (best_group.ms < 0 || ms < best_group.ms)) best_group.ms = ms, best_group.policy = p;
+      if (ms > 0 && (best_group.ms < 0 || ms < best_group.ms))
+        best_group.ms = ms, best_group.policy = p;
     };
     const std::size_t step = std::max<std::size_t>(1, teams_.size() / 16);
     for (auto stale : stale_rules_) {
@@ -640,9 +641,7 @@ class Search {
 
  private:
   // A policy a program can follow is cut short only when it cannot beat the best of those.
-  double consider(const Policy& p) {
-    return consider(p, offline(p) ? best_.ms : online_.ms);
-  }
+  double consider(const Policy& p) { return consider(p, offline(p) ? best_.ms : online_.ms); }
   static bool offline(const Policy& p) { return p.end_game == Policy::EndGame::actual; }
 
   // The policy's makespan (-1: it never finishes, it was tried before, or it would end after
@@ -717,8 +716,9 @@ std::string describe(const Scenario& s, const Policy& p) {
   std::string out =
       p.team == s.workers() ? "every worker" : fmt::format("the {} fastest workers", p.team);
   if (p.server == P::Server::group) {
-    out += ", the gradients of each speed group averaged in one apply once the whole group's are "
-           "in";
+    out +=
+        ", the gradients of each speed group averaged in one apply once the whole group's are "
+        "in";
   } else if (p.server == P::Server::push) {
     out += p.order == P::Order::arrival ? ", gradients pushed one at a time as they arrive"
            : p.order == P::Order::fastest_first
