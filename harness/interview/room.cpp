@@ -72,7 +72,7 @@ std::vector<std::string> hint_questions(const std::string& markdown) {
       inside = false;
       continue;
     }
-    if (inside) current += "\n" + line;
+    if (inside) current += " " + line;  // one paragraph, as the page shows it
   }
   if (inside) out.push_back(current);
   return out;

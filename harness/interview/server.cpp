@@ -60,6 +60,7 @@ constexpr std::array kAssets = {
     Asset{"codemirror.css", "text/css", true, "lib/codemirror.css"},
     Asset{"clike.js", "text/javascript", true, "mode/clike/clike.js"},
     Asset{"page.css", "text/css", false, "page.css"},
+    Asset{"common.js", "text/javascript", false, "common.js"},
     Asset{"candidate.js", "text/javascript", false, "candidate.js"},
     Asset{"interviewer.js", "text/javascript", false, "interviewer.js"},
 };

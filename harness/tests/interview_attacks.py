@@ -24,13 +24,15 @@ import ssl
 import pathlib
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
+
+import interview_server
+from interview_server import fail, stop
 
 serve, judge, interview, kit, work = sys.argv[1:6]
 kit = pathlib.Path(kit)
@@ -41,29 +43,9 @@ sessions = work / "sessions"
 DEADLINE = 300
 
 
-def fail(message):
-    print("FAIL: " + message, file=sys.stderr)
-    sys.exit(1)
-
-
 def start(resume=False, more=(), folder=sessions):
-    args = [serve, "grad-accum", "--sessions", str(folder), "--judge", judge, "--interview",
-            interview, "--kit", str(kit), "--header", "overlap/grad_accum.hpp"]
-    args += (["--resume"] if resume else []) + list(more)
-    server = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    links = {}
-    until = time.monotonic() + 30
-    while len(links) < 2 and time.monotonic() < until:
-        line = server.stdout.readline()
-        if not line:
-            break
-        found = re.match(r"\s+(candidate|interviewer):\s+(\S+)", line)
-        if found:
-            links[found.group(1)] = found.group(2)
-    if len(links) < 2:
-        server.kill()
-        fail("the server printed no links")
-    return server, links["candidate"], links["interviewer"]
+    return interview_server.start(serve, judge, interview, kit, folder,
+                                  (["--resume"] if resume else []) + list(more))
 
 
 def fetch(url, data=None, timeout=10, headers=None, context=None):
@@ -239,11 +221,7 @@ try:
           f"hostile version survived ({len(grades)} grades recorded); killed mid-grade and "
           "resumed, no version lost")
 finally:
-    server.send_signal(signal.SIGTERM)
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
+    stop(server)
 
 # In the clear only on loopback; with a certificate, HTTPS alone.
 refused = subprocess.run([serve, "grad-accum", "--sessions", str(work / "tls-sessions"), "--judge",
@@ -268,8 +246,4 @@ try:
         fail("a TLS server answered in the clear")
     print("in the clear only on loopback; with --tls, HTTPS alone")
 finally:
-    server.send_signal(signal.SIGTERM)
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
+    stop(server)

@@ -16,17 +16,16 @@ both pages reconnect to the same state. A screenshot of each page is kept in WOR
 Waits are for the state checked, each with a deadline.
 """
 import json
-import os
 import pathlib
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 
+import interview_server
+from interview_server import fail, stop
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.chrome.service import Service
@@ -40,38 +39,9 @@ work.mkdir(parents=True)
 GRADE_DEADLINE = 300  # seconds: a first grade builds the submission on a loaded machine
 
 
-def fail(message):
-    print("FAIL: " + message, file=sys.stderr)
-    sys.exit(1)
-
-
 def start(resume=False):
-    server = subprocess.Popen(
-        [serve, "grad-accum", "--sessions", str(work / "sessions"), "--judge", judge,
-         "--interview", interview, "--kit", str(kit), "--header", "overlap/grad_accum.hpp"] +
-        (["--resume"] if resume else []),
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    links = {}
-    deadline = time.monotonic() + 30
-    while len(links) < 2 and time.monotonic() < deadline:
-        line = server.stdout.readline()
-        if not line:
-            break
-        found = re.match(r"\s+(candidate|interviewer):\s+(\S+)", line)
-        if found:
-            links[found.group(1)] = found.group(2)
-    if len(links) < 2:
-        server.kill()
-        fail("the server printed no links")
-    return server, links["candidate"], links["interviewer"]
-
-
-def stop(server):
-    server.send_signal(signal.SIGTERM)
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
+    return interview_server.start(serve, judge, interview, kit, work / "sessions",
+                                  ["--resume"] if resume else [])
 
 
 server, candidate, interviewer = start()

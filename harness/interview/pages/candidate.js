@@ -3,9 +3,6 @@
 // question as the interviewer sends it. Everything comes from the room's event stream.
 "use strict";
 
-const base = location.pathname.endsWith("/") ? location.pathname : location.pathname + "/";
-const $ = (id) => document.getElementById(id);
-
 const editor = CodeMirror.fromTextArea($("source"), {
   mode: "text/x-c++src",
   lineNumbers: true,
@@ -29,11 +26,6 @@ async function load(path) {
   return response.text();
 }
 
-function status(text, kind) {
-  $("status").textContent = text;
-  $("status").className = "status " + (kind || "");
-}
-
 async function grade() {
   $("grade").disabled = true;
   try {
@@ -47,19 +39,11 @@ async function grade() {
 }
 $("grade").onclick = grade;
 
-function showReport(event) {
+function showVerdict(event) {
   const verdict = $("verdict");
   verdict.textContent = "version " + event.version + ": " + event.verdict;
   verdict.className = "verdict tier-" + String(event.verdict).replace(/ /g, "-");
-  if (event.html) {
-    $("report").hidden = false;
-    $("report-text").hidden = true;
-    $("report").srcdoc = event.html;
-  } else {
-    $("report").hidden = true;
-    $("report-text").hidden = false;
-    $("report-text").textContent = event.report;
-  }
+  showReport(event);
 }
 
 let hints = 0;
@@ -85,7 +69,7 @@ function onEvent(event) {
     case "grading": status("grading version " + event.version + "…", "busy"); break;
     case "waiting": status("version " + event.version + " waits for the one being graded", "busy"); break;
     case "replaced": status("version " + event.version + " was replaced by version " + event.by + " before its grade", "busy"); break;
-    case "graded": status("version " + event.version + " graded: " + event.verdict, ""); showReport(event); break;
+    case "graded": status("version " + event.version + " graded: " + event.verdict, ""); showVerdict(event); break;
     case "grader-error": status("the judge failed on version " + event.version + ": not your code", "bad"); break;
     case "hint": showHint(event); break;
   }

@@ -3,15 +3,8 @@
 // and the hints, each sent with one button. Everything comes from the room's event stream.
 "use strict";
 
-const base = location.pathname.endsWith("/") ? location.pathname : location.pathname + "/";
-const $ = (id) => document.getElementById(id);
 const versions = new Map();  // version number -> its last graded event
 let started = 0;
-
-function status(text, kind) {
-  $("status").textContent = text;
-  $("status").className = "status " + (kind || "");
-}
 
 function tick() {
   if (!started) return;
@@ -52,15 +45,7 @@ function show(version) {
     span.textContent = mark + " " + line + "\n";
     pre.appendChild(span);
   }
-  if (event.html) {
-    $("report").hidden = false;
-    $("report-text").hidden = true;
-    $("report").srcdoc = event.html;
-  } else {
-    $("report").hidden = true;
-    $("report-text").hidden = false;
-    $("report-text").textContent = event.report;
-  }
+  showReport(event);
   for (const item of document.querySelectorAll("#versions li")) {
     item.classList.toggle("on", Number(item.dataset.version) === version);
   }
