@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <numeric>
 #include <queue>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 #include <vector>
 
@@ -19,6 +21,37 @@ namespace overlap::param_server {
 namespace {
 
 using Time = std::int64_t;  // microseconds, as the scenarios round them
+
+// The pace a program can choose from what it is told, the mean speeds (`means`, fastest first)
+// and the staleness bound: 0 (none) or the rank of the pacer that lets the most gradients per ms
+// count within the bound. A cycle is taken as its compute + 2 ms (pull and apply about 1 ms
+// each). Paced by p, a worker faster than p delivers one gradient per p's cycle; a slower one j
+// waits half of p's cycle for the next apply, so its gradient is (c_j + c_p / 2) / c_p versions
+// old, plus one for an apply under way. Unpaced, versions advance at most one per ms.
+int chosen_pace(const std::vector<double>& means, int staleness_bound) {
+  if (staleness_bound < 0) return 0;
+  std::vector<double> cycles;
+  for (double t : means) cycles.push_back(t + 2);
+  double arrivals = 0;
+  for (double c : cycles) arrivals += 1 / c;
+  const double version_rate = std::min(arrivals, 1.0);
+  double best_rate = 0;
+  for (double c : cycles) best_rate += c * version_rate + 1 <= staleness_bound ? 1 / c : 0;
+  int best = 0;
+  for (std::size_t p = 0; p < cycles.size(); ++p) {
+    const double pace = cycles[p];
+    double rate = 0;
+    for (std::size_t j = 0; j < cycles.size(); ++j) {
+      const double cycle = j <= p ? pace : cycles[j] + pace / 2;
+      if (cycle / pace + 1 <= staleness_bound) rate += 1 / cycle;
+    }
+    if (rate > best_rate) {
+      best_rate = rate;
+      best = static_cast<int>(p) + 1;
+    }
+  }
+  return best;
+}
 
 // Each worker's compute times, drawn as they are first needed and shared by the runs of a search
 // (drawing one is most of a run's work).
@@ -69,6 +102,7 @@ class Schedule {
     }
     fastest_cycle_ = 1 / rate;
     working_ = policy.team;
+    pace_ = policy.pace >= 0 ? policy.pace : pace_of_those_left();
     for (int mb = 0; mb < s.mini_batches; ++mb) pool_.push_back(mb);
     outcome_.pulls_us.resize(s.workers());
   }
@@ -148,6 +182,16 @@ class Schedule {
   void stop(int w) {
     workers_[w].state = State::gone;
     --working_;
+    if (policy_.pace < 0) pace_ = pace_of_those_left();
+  }
+
+  // The pace of Policy::kChosenPace, from the mean speeds of the team's working workers.
+  int pace_of_those_left() const {
+    std::vector<double> means;
+    for (int w : fastest_first_) {
+      if (workers_[w].in_team && workers_[w].state != State::gone) means.push_back(s_.worker_ms[w]);
+    }
+    return chosen_pace(means, s_.staleness_bound);
   }
 
   // Returns whether a program could see the event: one of its operations ended.
@@ -223,14 +267,17 @@ class Schedule {
   }
 
   void decide(Time now) {
+    const bool wait = policy_.hand_out_between_applies;
+    if (wait && server_busy_) return;
     hand_out(now);
     serve(now);
-    hand_out(now);  // to workers whose gradient was too stale
+    if (!(wait && server_busy_)) hand_out(now);  // to workers whose gradient was too stale
   }
 
   void hand_out(Time now) {
-    // A pass hands out to every idle worker, or declines it until a mini-batch comes back.
-    if (!to_hand_out_) return;
+    // A pass hands out to every idle worker, or declines it until a mini-batch comes back (half
+    // way: until the next pass, as the reference judges again each time it looks).
+    if (!to_hand_out_ && policy_.end_game != Policy::EndGame::half_way) return;
     to_hand_out_ = false;
     // The team is the first of the fastest.
     for (int i = 0; i < policy_.team && !pool_.empty(); ++i) {
@@ -238,7 +285,7 @@ class Schedule {
       Worker& x = workers_[w];
       if (x.state != State::idle || x.declined) continue;
       if (policy_.end_game != Policy::EndGame::none && !worth_taking(w, now)) {
-        x.declined = true;
+        x.declined = policy_.end_game != Policy::EndGame::half_way;
         continue;
       }
       x.mini_batch = pool_.front();
@@ -259,6 +306,7 @@ class Schedule {
   // Whether worker w's next completion is among the earliest the pool's mini-batches can have,
   // counting the next completions of every other worker still in the game.
   bool worth_taking(int w, Time now) const {
+    if (policy_.end_game == Policy::EndGame::half_way) return !others_finish_sooner(w);
     const bool offline = policy_.end_game == Policy::EndGame::actual;
     const Time done = now + pull_ + (offline ? actual(w, workers_[w].computes) : mean(w));
     if (offline && fails_before(w, done)) return false;
@@ -307,13 +355,31 @@ class Schedule {
     return true;
   }
 
+  // Whether the team's other busy workers would complete every mini-batch in the pool before
+  // worker w completed one, on cycles of mean + 2 ms, each busy worker half-way through its
+  // cycle and each waiting gradient's worker at the start of its next.
+  bool others_finish_sooner(int w) const {
+    const double mine = s_.worker_ms[w] + 2;
+    double sooner = 0;
+    for (int j = 0; j < s_.workers(); ++j) {
+      const Worker& o = workers_[j];
+      if (j == w || !o.in_team) continue;
+      const bool busy = o.state == State::pulling || o.state == State::computing;
+      if (!busy && o.state != State::waiting && o.state != State::sending) continue;
+      const double cycle = s_.worker_ms[j] + 2;
+      sooner += std::max(0.0, std::floor((mine - (busy ? cycle / 2 : 0)) / cycle));
+      if (sooner >= static_cast<double>(pool_.size())) return true;
+    }
+    return false;
+  }
+
   // The j-th fastest working worker of the team is still computing.
   bool pacer_busy() const {
     int rank = 0;
     for (int w : fastest_first_) {
       const Worker& x = workers_[w];
       if (!x.in_team || x.state == State::gone) continue;
-      if (++rank == policy_.pace) return x.state == State::pulling || x.state == State::computing;
+      if (++rank == pace_) return x.state == State::pulling || x.state == State::computing;
     }
     return false;
   }
@@ -368,7 +434,7 @@ class Schedule {
     if (waiting_.empty()) return;
     const bool group = policy_.server == Policy::Server::group;
     const bool average = policy_.server == Policy::Server::average || group;
-    if (average && policy_.pace > 0 && pacer_busy()) return;
+    if (average && pace_ > 0 && pacer_busy()) return;
     if (average && static_cast<int>(waiting_.size()) < policy_.quorum && computing() > 0) return;
     // Averages take every waiting gradient (by group: of the groups complete), in arrival order; a
     // push takes the first in order.
@@ -427,6 +493,7 @@ class Schedule {
   bool server_busy_ = false;
   bool to_hand_out_ = true;  // a worker may have become idle, or may take what it declined
   int version_ = 0, applied_ = 0, working_ = 0;
+  int pace_ = 0;  // the rank of the pacing worker among the team's working workers (0: none)
   Outcome outcome_;
 };
 
@@ -472,7 +539,7 @@ class Search {
     if (s.staleness_bound >= 0) stale_rules_.push_back(Policy::Stale::recompute);
   }
 
-  Plan run(Breadth breadth) {
+  Found run(Breadth breadth) {
     families();
     if (s_.staleness_bound >= 0) {
       for (int round = 0; round < rounds(); ++round) {
@@ -485,13 +552,7 @@ class Search {
       quorums();
       groups();
     }
-    if (online_.ms < 0) return best_;
-    Plan out = online_;
-    if (best_.ms < online_.ms) {
-      out.hindsight_ms = best_.ms;
-      out.hindsight_policy = best_.policy;
-    }
-    return out;
+    return best_;
   }
 
  private:
@@ -573,11 +634,10 @@ class Search {
   // rule and end game a program can follow, up to 16 teams spread over the speeds, then the
   // neighbours of the best of them.
   void groups() {
-    Plan best_group;
+    Found best_group;
     auto run = [&](Policy p) {
       const double ms = consider(p);
-      if (ms > 0 && (best_group.ms < 0 || ms < best_group.ms))
-        best_group.ms = ms, best_group.policy = p;
+      if (ms > 0 && (best_group.ms < 0 || ms < best_group.ms)) best_group = {ms, p};
     };
     const std::size_t step = std::max<std::size_t>(1, teams_.size() / 16);
     for (auto stale : stale_rules_) {
@@ -640,9 +700,7 @@ class Search {
   }
 
  private:
-  // A policy a program can follow is cut short only when it cannot beat the best of those.
-  double consider(const Policy& p) { return consider(p, offline(p) ? best_.ms : online_.ms); }
-  static bool offline(const Policy& p) { return p.end_game == Policy::EndGame::actual; }
+  double consider(const Policy& p) { return consider(p, best_.ms); }
 
   // The policy's makespan (-1: it never finishes, it was tried before, or it would end after
   // `cutoff` ms, when that is positive).
@@ -653,14 +711,7 @@ class Search {
     if (!tried_.insert(key).second) return -1;
     const double ms =
         Schedule(s_, p, computes_).run(cutoff > 0 ? sim::from_ms(cutoff) : -1).makespan_ms;
-    if (ms > 0 && (best_.ms < 0 || ms < best_.ms)) {
-      best_.ms = ms;
-      best_.policy = p;
-    }
-    if (ms > 0 && !offline(p) && (online_.ms < 0 || ms < online_.ms)) {
-      online_.ms = ms;
-      online_.policy = p;
-    }
+    if (ms > 0 && (best_.ms < 0 || ms < best_.ms)) best_ = {ms, p};
     return ms;
   }
 
@@ -692,23 +743,80 @@ class Search {
   std::vector<Policy::Stale> stale_rules_;
   ComputeTimes computes_;
   std::set<std::tuple<int, int, int, int, int, int, int>> tried_;
-  Plan best_;    // over every policy: the search refines around it
-  Plan online_;  // over the policies a program can follow
+  Found best_;  // the search refines around it
 };
 
 }  // namespace
 
-Plan best_known(const Scenario& s, Breadth breadth) {
-  Plan best = Search(s).run(breadth);
+Found search(const Scenario& s, Breadth breadth) { return Search(s).run(breadth); }
+
+std::vector<KitRule> kit_rules(const Scenario& s) {
+  using P = Policy;
+  std::vector<KitRule> rules;
+  auto add = [&](const char* program, P p) { rules.push_back({program, p}); };
+  P reference;
+  reference.team = s.workers();
+  reference.server = P::Server::average;
+  reference.pace = P::kChosenPace;
+  reference.end_game = P::EndGame::half_way;
+  reference.hand_out_between_applies = true;
+  add("the reference", reference);
+  const P push = pull_based(s);
+  add("the styles", push);
+  if (s.staleness_bound >= 0) {
+    for (P p : {reference, push}) {
+      p.stale = P::Stale::recompute;
+      add(p.server == P::Server::push ? "the styles' variant push_recompute"
+                                      : "the reference's variant never_retire",
+          p);
+    }
+  }
+  // The workers within twice the fastest's time.
+  P group;
+  group.server = P::Server::group;
+  const double fastest = *std::min_element(s.worker_ms.begin(), s.worker_ms.end());
+  for (double t : s.worker_ms) group.team += t <= 2 * fastest;
+  add("designs/group_average", group);
+  return rules;
+}
+
+Plan best_known(const Scenario& s) {
+  Plan best;
+  const char* program = "";
+  for (const KitRule& rule : kit_rules(s)) {
+    const double ms = simulate(s, rule.policy).makespan_ms;
+    if (ms > 0 && (best.ms < 0 || ms < best.ms)) {
+      best.ms = ms;
+      best.policy = rule.policy;
+      program = rule.program;
+    }
+  }
+  if (best.ms < 0) throw std::logic_error("param-server: no rule of the kit finishes " + s.name);
   const bool proven = best.ms == lower_bound(s).ms;
-  best.note =
-      fmt::format("{}: {}", proven ? "optimal, on the bound" : "best known, not proven optimal",
-                  describe(s, best.policy));
-  if (best.hindsight_ms > 0) {
-    best.note += fmt::format("; in hindsight {:g} ms: {}", best.hindsight_ms,
-                             describe(s, best.hindsight_policy));
+  best.note = fmt::format("{}: {} ({}'s rule)",
+                          proven ? "optimal, on the bound" : "best known, not proven optimal",
+                          describe(s, best.policy), program);
+  const Found searched = search(s, Breadth::wide);
+  if (searched.ms > 0 && searched.ms < best.ms) {
+    best.hindsight_ms = searched.ms;
+    best.hindsight_policy = searched.policy;
+    best.note +=
+        fmt::format("; in hindsight {:g} ms: {}", searched.ms, describe(s, searched.policy));
   }
   return best;
+}
+
+std::string hindsight_note(const Scenario& s) {
+  const char* search =
+      "the best of a search that tries teams, paces, quorums and end games on "
+      "this very scenario";
+  if (s.jitter != 0 || !s.failures.empty()) {
+    return fmt::format(
+        "{}, knowing each compute's actual time and when each worker fails, which a program is "
+        "not told",
+        search);
+  }
+  return fmt::format("{}, in simulation: no program of the kit plans that way", search);
 }
 
 std::string describe(const Scenario& s, const Policy& p) {
@@ -727,8 +835,12 @@ std::string describe(const Scenario& s, const Policy& p) {
   } else if (p.pace == 0 && p.quorum > 1) {
     out += fmt::format(
         ", waiting gradients averaged in one apply once {} wait (or no other is coming)", p.quorum);
-  } else if (p.pace == 0) {
+  } else if (p.pace == 0 || (p.pace == P::kChosenPace && s.staleness_bound < 0)) {
     out += ", waiting gradients averaged in one apply as soon as the server is free";
+  } else if (p.pace == P::kChosenPace) {
+    out +=
+        ", waiting gradients averaged once per cycle of a pacer chosen from the mean speeds and "
+        "the bound, and chosen again whenever a worker stops";
   } else {
     const int j = p.pace;
     const char* suffix = j % 10 == 1 && j % 100 != 11   ? "st"
@@ -743,6 +855,10 @@ std::string describe(const Scenario& s, const Policy& p) {
   }
   if (p.end_game == P::EndGame::mean) {
     out += ", slow workers kept off the last mini-batches (judged on mean times)";
+  } else if (p.end_game == P::EndGame::half_way) {
+    out +=
+        ", slow workers kept off the last mini-batches (judged on mean times, every busy worker "
+        "taken as half-way through its cycle)";
   } else if (p.end_game == P::EndGame::actual) {
     out +=
         ", slow workers kept off the last mini-batches (planned on the actual times and failures, "

@@ -29,12 +29,12 @@ struct Scenario {
   std::uint64_t seed = 1;
   // The data's noise floor is about 0.0017 (the loss at the start about 0.44).
   double target_loss = 0.0025;
-  // The best known makespan: the best schedule of the planner's search over schedule families
-  // (planner.hpp), published for the named scenarios and filled in when one is generated (0:
-  // not known yet). Optimal only where it meets the lower bound, and the note says which.
+  // The best known makespan: the best of the kit's programs' rules as the planner simulates
+  // them (planner.hpp), published for the named scenarios and filled in when one is generated
+  // (0: not known yet). Optimal only where it meets the lower bound, and the note says which.
   double best_known_ms = 0;
   std::string best_known_note{};
-  double hindsight_ms = 0;  // the planner's best in hindsight, when below the best known (0: none)
+  double hindsight_ms = 0;  // the planner's search's best, when below the best known (0: none)
 
   int workers() const { return static_cast<int>(worker_ms.size()); }
   // When worker w fails, in whole microseconds; never: -1.

@@ -188,7 +188,8 @@ worlds::ScenarioFacts World::facts(const Scenario& sc) {
       sc.best_known_ms, {}, sc.best_known_note, sc.hindsight_ms > 0 ? sc.hindsight_ms : -1, {}};
   if (plan.ms <= 0) plan = best_known(sc);
   const Bound bound = lower_bound(sc);
-  // What the planner leaves unsearched is said too: a program beyond its families could beat it.
+  // What the planner's search leaves out is said too: a program beyond it could beat even the
+  // hindsight figure.
   std::string gap = worlds::gap_to_bound(
       plan.ms, bound.ms,
       sc.staleness_bound >= 0
@@ -206,7 +207,7 @@ worlds::ScenarioFacts World::facts(const Scenario& sc) {
       bound,   plan.ms,        fmt::format("{:g} ms: {}{}", plan.ms, plan.note, gap)};
   if (plan.hindsight_ms > 0) {
     facts.hindsight_ms = plan.hindsight_ms;
-    facts.hindsight_note = kHindsightKnows;
+    facts.hindsight_note = hindsight_note(sc);
   }
   return facts;
 }
