@@ -14,9 +14,7 @@ template <typename Token>
 auto async_work(int device, Token&& token) {
   return asio::async_initiate<Token, void(boost::system::error_code)>(
       [device](auto handler) {
-        overlap::protocol::Writer call = Connection::get().request(0);
-        overlap::protocol::write(call, overlap::bench::Work{device});
-        overlap::client::call(call, overlap::Handler<>(std::move(handler)));
+        overlap::client::call(overlap::bench::Work{device}, overlap::Handler<>(std::move(handler)));
       },
       token);
 }

@@ -1,6 +1,6 @@
-// Turning a public operation into a call to the judge. An exercise's client writes each
-// operation as: a request frame with its arguments, the handler, and how to read its results;
-// call() does the rest (cancellation, posting the handler with the judge's results).
+// Turning a public operation into a call to the judge. An exercise's client calls each operation
+// (its wire.hpp's struct, protocol/operation.hpp) with its handler; call() does the rest (the
+// frame, cancellation, posting the handler with the judge's results).
 #pragma once
 
 #include <boost/asio/append.hpp>
@@ -11,9 +11,11 @@
 #include <overlap/handle.hpp>
 #include <overlap/handler.hpp>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "../protocol/described.hpp"
+#include "../protocol/operation.hpp"
 #include "connection.hpp"
 
 namespace overlap::detail {
@@ -96,18 +98,14 @@ void on_state(Apply apply) {
   });
 }
 
-// The call frame of operation `op` (named `operation` in errors) with its arguments, if any (a
-// described struct). Throws system_error(errc::misuse) when called from a thread other than
-// train's.
-inline protocol::Writer request(std::uint16_t op, const char* operation) {
+// The call frame of `op` (protocol/operation.hpp), its arguments written. Throws
+// system_error(errc::misuse) when called from a thread other than train's.
+template <protocol::DeclaredOperation Op>
+protocol::Writer request(const Op& op) {
   Connection& c = Connection::get();
-  c.check_thread(operation);
-  return c.request(op);
-}
-template <typename Arguments>
-protocol::Writer request(std::uint16_t op, const char* operation, const Arguments& arguments) {
-  protocol::Writer w = request(op, operation);
-  protocol::write(w, arguments);
+  c.check_thread(Op::api.data());
+  protocol::Writer w = c.request(protocol::code<Op>);
+  protocol::write(w, op);
   return w;
 }
 
@@ -115,7 +113,7 @@ protocol::Writer request(std::uint16_t op, const char* operation, const Argument
 // `decode(call number, reader)` returns as a tuple (on an error: default values). The handler's
 // cancellation slot, if connected, sends a cancellation.
 template <typename... R, typename Decode>
-void call(const protocol::Writer& request, Handler<R...> handler, Decode decode) {
+void send(const protocol::Writer& request, Handler<R...> handler, Decode decode) {
   Connection& c = Connection::get();
   auto slot = boost::asio::get_associated_cancellation_slot(handler);
   const std::int64_t number = c.next_number();
@@ -126,14 +124,23 @@ void call(const protocol::Writer& request, Handler<R...> handler, Decode decode)
   }
 }
 
-// A call without results.
-inline void call(const protocol::Writer& request, Handler<> handler) {
-  call(request, std::move(handler), [](std::int64_t, protocol::Reader&) { return std::tuple<>{}; });
+// Calls `op`; `handler` completes when the judge completes it: with nothing (a Result of Done),
+// or with the public object R the call made, its facts (the Result) read from the completion.
+template <typename Op, typename... R>
+requires(protocol::completes<Op>) void call(const Op& op, Handler<R...> handler) {
+  if constexpr (std::is_same_v<typename Op::Result, protocol::Done>) {
+    send(request(op), std::move(handler),
+         [](std::int64_t, protocol::Reader&) { return std::tuple<>{}; });
+  } else {
+    send(request(op), std::move(handler), read_handle<R..., typename Op::Result>);
+  }
 }
 
-// A call the judge does at once, with no completion: returns its number.
-inline std::int64_t call_now(const protocol::Writer& request) {
-  return Connection::get().send(request, nullptr);
+// Calls `op`, which the judge does at once, with no completion: returns its call number (the
+// handle of the object it made, if any).
+template <typename Op>
+requires(!protocol::completes<Op>) std::int64_t call(const Op& op) {
+  return Connection::get().send(request(op), nullptr);
 }
 
 }  // namespace overlap::client

@@ -22,7 +22,17 @@ using protocol::Writer;
 namespace {
 
 Writer frame(Frame type) { return Writer(static_cast<std::uint16_t>(type)); }
+// A call frame by its operation code alone: arguments, if any, written by hand (malformed ones).
 Writer call(std::int64_t op) { return std::move(frame(Frame::call).integer(op)); }
+// The call frame of `op` (protocol/operation.hpp), its arguments written.
+template <protocol::DeclaredOperation Op>
+Writer call(const Op& op) {
+  Writer w = call(protocol::code<Op>);
+  protocol::write(w, op);
+  return w;
+}
+using protocol::Handle;
+namespace pw = pipeline::wire;
 
 // Plays one batch of frames per judge batch; after the script, the program "closes its pipe".
 class ScriptedLink final : public worlds::Link {
@@ -101,20 +111,20 @@ BOOST_AUTO_TEST_CASE(an_unknown_operation_is_a_protocol_failure) {
 
 BOOST_AUTO_TEST_CASE(missing_extra_or_mistyped_arguments_are_protocol_failures) {
   // forward takes stage, micro-batch, tensor.
-  BOOST_TEST(kinds_after({{bytes(call(pipeline::wire::forward).integer(0)), idle()}}) == kProtocol,
-             boost::test_tools::per_element());
-  // An extra field is seen once the call's own arguments are read: the call was applied.
-  BOOST_TEST(ends_in_protocol(
-      kinds_after({{bytes(call(pipeline::wire::optimizer_step).integer(0).integer(1)), idle()}})));
   BOOST_TEST(
-      kinds_after({{bytes(call(pipeline::wire::optimizer_step).text("0")), idle()}}) == kProtocol,
+      kinds_after({{bytes(call(protocol::code<pw::Forward>).integer(0)), idle()}}) == kProtocol,
       boost::test_tools::per_element());
+  // An extra field is seen once the call's own arguments are read: the call was applied.
+  BOOST_TEST(
+      ends_in_protocol(kinds_after({{bytes(call(pw::OptimizerStep{0}).integer(1)), idle()}})));
+  BOOST_TEST(kinds_after({{bytes(call(protocol::code<pw::OptimizerStep>).text("0")), idle()}}) ==
+                 kProtocol,
+             boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(an_index_out_of_range_is_a_protocol_failure_not_a_judge_crash) {
   std::string message;
-  BOOST_TEST(kinds_after({{bytes(call(pipeline::wire::optimizer_step).integer(4)), idle()}},
-                         &message) == kProtocol,
+  BOOST_TEST(kinds_after({{bytes(call(pw::OptimizerStep{4})), idle()}}, &message) == kProtocol,
              boost::test_tools::per_element());
   BOOST_TEST(message.find("stage 4 is out of range [0, 3]") != std::string::npos);
 }
@@ -123,35 +133,28 @@ BOOST_AUTO_TEST_CASE(an_index_out_of_range_is_a_protocol_failure_not_a_judge_cra
 // (the script then ends: a crash, as the link says).
 BOOST_AUTO_TEST_CASE(a_handle_never_issued_is_a_misuse_naming_the_call) {
   // Call 1 makes a tensor (handle 1); call 2 names handle 5, and then itself (2).
-  const std::string input = bytes(call(pipeline::wire::input).integer(0).integer(0));
+  const std::string input = bytes(call(pw::Input{0, 0}));
   const std::vector<std::string> refused{"misuse", "crash"};
   std::string message;
-  BOOST_TEST(
-      kinds_after(
-          {{input, bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(5)), idle()}},
-          &message) == refused,
-      boost::test_tools::per_element());
+  BOOST_TEST(kinds_after({{input, bytes(call(pw::Forward{0, 0, Handle{5}})), idle()}}, &message) ==
+                 refused,
+             boost::test_tools::per_element());
   BOOST_TEST(message ==
              "forward: handle 5 (the input) names no call made before this one: an object the "
              "cluster never issued");
-  BOOST_TEST(
-      kinds_after({{input, bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(2)),
-                    idle()}}) == refused,
-      boost::test_tools::per_element());
+  BOOST_TEST(kinds_after({{input, bytes(call(pw::Forward{0, 0, Handle{2}})), idle()}}) == refused,
+             boost::test_tools::per_element());
   // A handle of a call that made no tensor (an optimizer step, itself wrong: no
   // micro-batches went through) names nothing either.
-  const auto kinds =
-      kinds_after({{bytes(call(pipeline::wire::optimizer_step).integer(0)),
-                    bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(1)), idle()}},
-                  nullptr, "pipeline", &message);
+  const auto kinds = kinds_after(
+      {{bytes(call(pw::OptimizerStep{0})), bytes(call(pw::Forward{0, 0, Handle{1}})), idle()}},
+      nullptr, "pipeline", &message);
   BOOST_TEST(kinds == (std::vector<std::string>{"lost-update", "misuse", "crash"}),
              boost::test_tools::per_element());
   BOOST_TEST(message == "forward: handle 1 names no tensor: call 1 made none");
   // An instant call (no completion to refuse) is named the same way.
   BOOST_TEST(
-      kinds_after(
-          {{bytes(call(pipeline::wire::loss_gradient).integer(0).integer(0).integer(9)), idle()}},
-          &message) == refused,
+      kinds_after({{bytes(call(pw::LossGradient{0, 0, Handle{9}})), idle()}}, &message) == refused,
       boost::test_tools::per_element());
   BOOST_TEST(message.starts_with("loss_gradient: handle 9 (the output) names no call"));
 }
@@ -160,10 +163,10 @@ BOOST_AUTO_TEST_CASE(an_object_used_twice_is_a_misuse_naming_the_call) {
   // param-server: pull on worker 0 (call 1, its weights ready at 1 ms), then two computes on
   // them: the first consumes them, the second is refused.
   const auto compute = [](int mb) {
-    return bytes(call(param_server::wire::compute).integer(0).integer(1).integer(mb));
+    return bytes(call(param_server::wire::Compute{0, Handle{1}, mb}));
   };
   std::string message;
-  BOOST_TEST(kinds_after({{bytes(call(param_server::wire::pull).integer(0)), idle()},
+  BOOST_TEST(kinds_after({{bytes(call(param_server::wire::Pull{0})), idle()},
                           {compute(0), compute(1), idle()}},
                          &message, "param-server") == (std::vector<std::string>{"misuse", "crash"}),
              boost::test_tools::per_element());
@@ -173,8 +176,7 @@ BOOST_AUTO_TEST_CASE(an_object_used_twice_is_a_misuse_naming_the_call) {
 
 BOOST_AUTO_TEST_CASE(an_empty_handle_is_the_submissions_misuse) {
   // Handle 0 is a moved-from or default tensor: the world refuses the call, the run goes on.
-  const auto kinds = kinds_after(
-      {{bytes(call(pipeline::wire::forward).integer(0).integer(0).integer(0)), idle()}});
+  const auto kinds = kinds_after({{bytes(call(pw::Forward{0, 0, Handle{0}})), idle()}});
   BOOST_TEST(kinds.front() == "misuse");
 }
 

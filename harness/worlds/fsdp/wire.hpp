@@ -1,29 +1,18 @@
 // The fsdp world's part of the protocol, shared by the judge and the submission's client: its
-// operations, and its hello and calls' arguments as described structs (protocol/described.hpp),
+// operations (protocol/operation.hpp) and its hello as described structs (protocol/described.hpp),
 // with the ranges the judge holds the arguments to. Every call names the rank that makes it, and
 // completes (release: at once) with no results. The judge sends no state.
 #pragma once
 
 #include <boost/describe/class.hpp>
 #include <cstdint>
+#include <string_view>
 
 #include "../../protocol/described.hpp"
 #include "../../protocol/frames.hpp"
+#include "../../protocol/operation.hpp"
 
 namespace overlap::fsdp::wire {
-
-enum Op : std::uint16_t {
-  copy_in,
-  all_gather,
-  forward,
-  backward,
-  reduce_scatter,
-  optimizer_step,
-  release
-};
-inline constexpr protocol::Operation operations[] = {
-    {"copy_in", true},        {"all_gather", true},     {"forward", true}, {"backward", true},
-    {"reduce_scatter", true}, {"optimizer_step", true}, {"release", false}};
 
 struct Hello {
   int ranks, layers;
@@ -31,17 +20,54 @@ struct Hello {
 };
 BOOST_DESCRIBE_STRUCT(Hello, (), (ranks, layers, param_buffers, grad_buffers))
 
-// The arguments of optimizer_step.
-struct OfRank {
-  int rank;
-};
-BOOST_DESCRIBE_STRUCT(OfRank, (), (rank))
-// The arguments of every other operation. A layer out of range is the world's to reject: a
-// misuse a candidate's off-by-one makes, not a protocol error.
-struct OfLayer {
+// A layer out of range is the world's to reject: a misuse a candidate's off-by-one makes, not a
+// protocol error.
+struct CopyIn {
+  static constexpr std::string_view api = "Rank::copy_in";
+  using Result = protocol::Done;
   int rank, layer;
 };
-BOOST_DESCRIBE_STRUCT(OfLayer, (), (rank, layer))
+BOOST_DESCRIBE_STRUCT(CopyIn, (), (rank, layer))
+struct AllGather {
+  static constexpr std::string_view api = "Rank::all_gather";
+  using Result = protocol::Done;
+  int rank, layer;
+};
+BOOST_DESCRIBE_STRUCT(AllGather, (), (rank, layer))
+struct Forward {
+  static constexpr std::string_view api = "Rank::forward";
+  using Result = protocol::Done;
+  int rank, layer;
+};
+BOOST_DESCRIBE_STRUCT(Forward, (), (rank, layer))
+struct Backward {
+  static constexpr std::string_view api = "Rank::backward";
+  using Result = protocol::Done;
+  int rank, layer;
+};
+BOOST_DESCRIBE_STRUCT(Backward, (), (rank, layer))
+struct ReduceScatter {
+  static constexpr std::string_view api = "Rank::reduce_scatter";
+  using Result = protocol::Done;
+  int rank, layer;
+};
+BOOST_DESCRIBE_STRUCT(ReduceScatter, (), (rank, layer))
+struct OptimizerStep {
+  static constexpr std::string_view api = "Rank::optimizer_step";
+  using Result = protocol::Done;
+  int rank;
+};
+BOOST_DESCRIBE_STRUCT(OptimizerStep, (), (rank))
+struct Release {
+  static constexpr std::string_view api = "Rank::release";
+  using Result = protocol::Now;
+  int rank, layer;
+};
+BOOST_DESCRIBE_STRUCT(Release, (), (rank, layer))
+
+using Operations = boost::mp11::mp_list<CopyIn, AllGather, Forward, Backward, ReduceScatter,
+                                        OptimizerStep, Release>;
+Operations operations_of(const auto&);
 
 // The judge's ranges for the arguments above, in the hello's terms.
 inline constexpr protocol::Range<Hello> ranges[] = {

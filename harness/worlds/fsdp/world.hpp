@@ -18,7 +18,8 @@ struct World {
   using State = detail::State;
   using Hello = wire::Hello;
   static constexpr std::string_view name = "fsdp";
-  static constexpr std::span<const protocol::Operation> operations = wire::operations;
+  static constexpr std::span<const protocol::Operation> operations =
+      protocol::operation_table<wire::Operations>;
 
   static const worlds::ScenarioTable<Scenario>& table() { return fsdp::scenario_table(); }
   static Scenario generate(std::uint64_t seed, int k);

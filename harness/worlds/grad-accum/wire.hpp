@@ -1,5 +1,5 @@
 // The grad-accum world's part of the protocol, shared by the judge and the submission's client:
-// its operations, and its hello, state, calls' arguments and results as described structs
+// its operations (protocol/operation.hpp), and its hello, state and results as described structs
 // (protocol/described.hpp), with the ranges the judge holds the arguments to. An object is its
 // handle, 0 for an empty one. Weights and checkpoints are copies on the client: a call reads
 // them and they stay. Gradients and snapshots are move-only: apply and validate consume theirs.
@@ -8,17 +8,14 @@
 #include <boost/describe/class.hpp>
 #include <cstdint>
 #include <limits>
+#include <string_view>
 #include <vector>
 
 #include "../../protocol/described.hpp"
 #include "../../protocol/frames.hpp"
+#include "../../protocol/operation.hpp"
 
 namespace overlap::grad_accum::wire {
-
-enum Op : std::uint16_t { weights, snapshot, stop, compute, validate, apply };
-inline constexpr protocol::Operation operations[] = {{"weights", false}, {"snapshot", false},
-                                                     {"stop", false},    {"compute", true},
-                                                     {"validate", true}, {"apply", true}};
 
 struct Hello {
   int micro_batches;   // N: per optimizer step
@@ -38,27 +35,6 @@ struct State {
 };
 BOOST_DESCRIBE_STRUCT(State, (), (step))
 
-// weights and snapshot take nothing and make their object at once (its step: the state's).
-struct Stop {  // at once
-  protocol::Handle checkpoint;
-};
-BOOST_DESCRIBE_STRUCT(Stop, (), (checkpoint))
-struct Compute {  // completes with a GradientFacts
-  int worker;
-  protocol::Handle weights;
-  int micro_batch;
-};
-BOOST_DESCRIBE_STRUCT(Compute, (), (worker, weights, micro_batch))
-struct Validate {  // completes with a CheckpointFacts
-  int validator;
-  protocol::Handle snapshot;
-};
-BOOST_DESCRIBE_STRUCT(Validate, (), (validator, snapshot))
-struct Apply {  // completes
-  std::vector<protocol::Handle> gradients;
-};
-BOOST_DESCRIBE_STRUCT(Apply, (), (gradients))
-
 struct GradientFacts {
   int micro_batch, step;
 };
@@ -68,6 +44,48 @@ struct CheckpointFacts {
   double loss;
 };
 BOOST_DESCRIBE_STRUCT(CheckpointFacts, (), (step, loss))
+
+// weights and snapshot take nothing and make their object at once (its step: the state's).
+struct Weights {
+  static constexpr std::string_view api = "Trainer::weights";
+  using Result = protocol::Now;
+};
+BOOST_DESCRIBE_STRUCT(Weights, (), ())
+struct Snapshot {
+  static constexpr std::string_view api = "Trainer::snapshot";
+  using Result = protocol::Now;
+};
+BOOST_DESCRIBE_STRUCT(Snapshot, (), ())
+struct Stop {
+  static constexpr std::string_view api = "Trainer::stop";
+  using Result = protocol::Now;
+  protocol::Handle checkpoint;
+};
+BOOST_DESCRIBE_STRUCT(Stop, (), (checkpoint))
+struct Compute {
+  static constexpr std::string_view api = "Worker::compute";
+  using Result = GradientFacts;
+  int worker;
+  protocol::Handle weights;
+  int micro_batch;
+};
+BOOST_DESCRIBE_STRUCT(Compute, (), (worker, weights, micro_batch))
+struct Validate {
+  static constexpr std::string_view api = "Validator::validate";
+  using Result = CheckpointFacts;
+  int validator;
+  protocol::Handle snapshot;
+};
+BOOST_DESCRIBE_STRUCT(Validate, (), (validator, snapshot))
+struct Apply {
+  static constexpr std::string_view api = "Trainer::apply";
+  using Result = protocol::Done;
+  std::vector<protocol::Handle> gradients;
+};
+BOOST_DESCRIBE_STRUCT(Apply, (), (gradients))
+
+using Operations = boost::mp11::mp_list<Weights, Snapshot, Stop, Compute, Validate, Apply>;
+Operations operations_of(const auto&);
 
 // The judge's ranges for the arguments above, in the hello's terms.
 inline constexpr protocol::Range<Hello> ranges[] = {

@@ -102,16 +102,16 @@ void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote
   detail::State& world = state.world;
   detail::Objects& objects = world.objects();
   switch (call.op) {
-    case wire::weights:
+    case protocol::code<wire::Weights>:
       return objects.weights.add(call.number, world.weights());
-    case wire::snapshot:
+    case protocol::code<wire::Snapshot>:
       return objects.snapshots.add(call.number, world.snapshot());
-    case wire::stop: {
+    case protocol::code<wire::Stop>: {
       const auto a = call.read<wire::Stop, wire::ranges>(hello);
       return world.stop(
           objects.checkpoints.find(call.handle(a.checkpoint, "checkpoint"), "checkpoint"));
     }
-    case wire::compute: {
+    case protocol::code<wire::Compute>: {
       const auto a = call.read<wire::Compute, wire::ranges>(hello);
       const detail::Weights* weights =
           objects.weights.find(call.handle(a.weights, "weights"), "weights");
@@ -124,7 +124,7 @@ void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote
       return world.start_compute(a.worker, weights, a.micro_batch,
                                  remote.reply<detail::Gradient>(call.number, std::move(keep)));
     }
-    case wire::validate: {
+    case protocol::code<wire::Validate>: {
       const auto a = call.read<wire::Validate, wire::ranges>(hello);
       std::optional<detail::Snapshot> snapshot =
           objects.snapshots.take(call.handle(a.snapshot, "snapshot"), "snapshot");
@@ -136,7 +136,7 @@ void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote
       return world.start_validate(a.validator, std::move(snapshot),
                                   remote.reply<detail::Checkpoint>(call.number, std::move(keep)));
     }
-    case wire::apply: {
+    case protocol::code<wire::Apply>: {
       const auto a = call.read<wire::Apply, wire::ranges>(hello);
       std::vector<std::optional<detail::Gradient>> gradients;
       for (protocol::Handle h : a.gradients) {

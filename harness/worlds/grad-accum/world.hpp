@@ -29,7 +29,8 @@ struct World {
   using State = Run;
   using Hello = wire::Hello;
   static constexpr std::string_view name = "grad-accum";
-  static constexpr std::span<const protocol::Operation> operations = wire::operations;
+  static constexpr std::span<const protocol::Operation> operations =
+      protocol::operation_table<wire::Operations>;
 
   static const worlds::ScenarioTable<Scenario>& table() { return grad_accum::scenario_table(); }
   static Scenario generate(std::uint64_t seed, int k);

@@ -1,5 +1,5 @@
 // The param-server world's part of the protocol, shared by the judge and the submission's
-// client: its operations, and its hello, state, calls' arguments and results as described
+// client: its operations (protocol/operation.hpp), and its hello, state and results as described
 // structs (protocol/described.hpp), with the ranges the judge holds the arguments to. Weights
 // and gradients are handles. Errors come in the overlap category (misuse) and
 // overlap.param_server (worker_failed).
@@ -7,16 +7,14 @@
 
 #include <boost/describe/class.hpp>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "../../protocol/described.hpp"
 #include "../../protocol/frames.hpp"
+#include "../../protocol/operation.hpp"
 
 namespace overlap::param_server::wire {
-
-enum Op : std::uint16_t { pull, compute, push, apply_average };
-inline constexpr protocol::Operation operations[] = {
-    {"pull", true}, {"compute", true}, {"push", true}, {"apply_average", true}};
 
 struct Hello {
   int mini_batches;
@@ -33,28 +31,6 @@ struct State {
 };
 BOOST_DESCRIBE_STRUCT(State, (), (version, failed))
 
-struct Pull {  // completes with a WeightsFacts
-  int worker;
-};
-BOOST_DESCRIBE_STRUCT(Pull, (), (worker))
-struct Compute {  // completes with a GradientFacts
-  int worker;
-  protocol::Handle weights;
-  int mini_batch;
-};
-BOOST_DESCRIBE_STRUCT(Compute, (), (worker, weights, mini_batch))
-struct Push {  // completes
-  int worker;
-  protocol::Handle gradient;
-};
-BOOST_DESCRIBE_STRUCT(Push, (), (worker, gradient))
-// Completes. At most W + 1 gradients: of a longer list the client sends the first W + 1, among
-// which the world is sure to find what it rejects the list for.
-struct ApplyAverage {
-  std::vector<protocol::Handle> gradients;
-};
-BOOST_DESCRIBE_STRUCT(ApplyAverage, (), (gradients))
-
 struct WeightsFacts {
   int version, worker;
 };
@@ -63,6 +39,39 @@ struct GradientFacts {
   int mini_batch, version, worker;
 };
 BOOST_DESCRIBE_STRUCT(GradientFacts, (), (mini_batch, version, worker))
+
+struct Pull {
+  static constexpr std::string_view api = "Worker::pull";
+  using Result = WeightsFacts;
+  int worker;
+};
+BOOST_DESCRIBE_STRUCT(Pull, (), (worker))
+struct Compute {
+  static constexpr std::string_view api = "Worker::compute";
+  using Result = GradientFacts;
+  int worker;
+  protocol::Handle weights;
+  int mini_batch;
+};
+BOOST_DESCRIBE_STRUCT(Compute, (), (worker, weights, mini_batch))
+struct Push {
+  static constexpr std::string_view api = "Worker::push";
+  using Result = protocol::Done;
+  int worker;
+  protocol::Handle gradient;
+};
+BOOST_DESCRIBE_STRUCT(Push, (), (worker, gradient))
+// At most W + 1 gradients: of a longer list the client sends the first W + 1, among which the
+// world is sure to find what it rejects the list for.
+struct ApplyAverage {
+  static constexpr std::string_view api = "ParameterServer::apply_average";
+  using Result = protocol::Done;
+  std::vector<protocol::Handle> gradients;
+};
+BOOST_DESCRIBE_STRUCT(ApplyAverage, (), (gradients))
+
+using Operations = boost::mp11::mp_list<Pull, Compute, Push, ApplyAverage>;
+Operations operations_of(const auto&);
 
 // The judge's ranges for the arguments above, in the hello's terms.
 inline constexpr protocol::Range<Hello> ranges[] = {

@@ -88,25 +88,25 @@ void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote
     gradients.add(number, std::move(gradient));
   };
   switch (call.op) {
-    case wire::pull: {
+    case protocol::code<wire::Pull>: {
       const auto a = call.read<wire::Pull, wire::ranges>(hello);
       return state.start_pull(a.worker,
                               remote.reply<detail::WeightsObject>(call.number, keep_weights));
     }
-    case wire::compute: {
+    case protocol::code<wire::Compute>: {
       const auto a = call.read<wire::Compute, wire::ranges>(hello);
       auto weights = pulled.take(call.handle(a.weights, "weights"), "weights")
                          .value_or(detail::WeightsObject{});
       return state.start_compute(a.worker, std::move(weights), a.mini_batch,
                                  remote.reply<detail::GradientObject>(call.number, keep_gradient));
     }
-    case wire::push: {
+    case protocol::code<wire::Push>: {
       const auto a = call.read<wire::Push, wire::ranges>(hello);
       auto gradient = gradients.take(call.handle(a.gradient, "gradient"), "gradient")
                           .value_or(detail::GradientObject{});
       return state.start_push(a.worker, std::move(gradient), remote.reply(call.number));
     }
-    case wire::apply_average: {
+    case protocol::code<wire::ApplyAverage>: {
       const auto a = call.read<wire::ApplyAverage, wire::ranges>(hello);
       std::vector<detail::GradientObject> sent;
       for (protocol::Handle h : a.gradients) {

@@ -97,28 +97,28 @@ void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote
     tensors.add(number, std::move(m));
   };
   switch (call.op) {
-    case wire::input: {
+    case protocol::code<wire::Input>: {
       const auto a = call.read<wire::Input, wire::ranges>(hello);
       return tensors.add(call.number, state.input(a.step, a.micro_batch));
     }
-    case wire::loss_gradient: {
+    case protocol::code<wire::LossGradient>: {
       const auto a = call.read<wire::LossGradient, wire::ranges>(hello);
       const model::Matrix* output = tensors.find(call.handle(a.output, "output"), "tensor");
       return tensors.add(call.number, state.loss_gradient(a.step, a.micro_batch, output));
     }
-    case wire::forward: {
+    case protocol::code<wire::Forward>: {
       const auto a = call.read<wire::Forward, wire::ranges>(hello);
       const model::Matrix* x = tensors.find(call.handle(a.input, "input"), "tensor");
       return state.start_forward(a.stage, a.micro_batch, x,
                                  remote.reply<model::Matrix>(call.number, keep));
     }
-    case wire::backward: {
+    case protocol::code<wire::Backward>: {
       const auto a = call.read<wire::Backward, wire::ranges>(hello);
       const model::Matrix* grad = tensors.find(call.handle(a.gradient, "gradient"), "tensor");
       return state.start_backward(a.stage, a.micro_batch, grad,
                                   remote.reply<model::Matrix>(call.number, keep));
     }
-    case wire::optimizer_step: {
+    case protocol::code<wire::OptimizerStep>: {
       const auto a = call.read<wire::OptimizerStep, wire::ranges>(hello);
       return state.start_optimizer_step(a.stage, remote.reply(call.number));
     }

@@ -36,34 +36,25 @@ int Rank::param_buffers() const { return client_->hello.param_buffers; }
 int Rank::grad_buffers() const { return client_->hello.grad_buffers; }
 
 void Rank::start_copy_in(int layer, Handler<> h) {
-  client::call(client::request(wire::copy_in, "Rank::copy_in", wire::OfLayer{index_, layer}),
-               std::move(h));
+  client::call(wire::CopyIn{index_, layer}, std::move(h));
 }
 void Rank::start_all_gather(int layer, Handler<> h) {
-  client::call(client::request(wire::all_gather, "Rank::all_gather", wire::OfLayer{index_, layer}),
-               std::move(h));
+  client::call(wire::AllGather{index_, layer}, std::move(h));
 }
 void Rank::start_forward(int layer, Handler<> h) {
-  client::call(client::request(wire::forward, "Rank::forward", wire::OfLayer{index_, layer}),
-               std::move(h));
+  client::call(wire::Forward{index_, layer}, std::move(h));
 }
 void Rank::start_backward(int layer, Handler<> h) {
-  client::call(client::request(wire::backward, "Rank::backward", wire::OfLayer{index_, layer}),
-               std::move(h));
+  client::call(wire::Backward{index_, layer}, std::move(h));
 }
 void Rank::start_reduce_scatter(int layer, Handler<> h) {
-  client::call(
-      client::request(wire::reduce_scatter, "Rank::reduce_scatter", wire::OfLayer{index_, layer}),
-      std::move(h));
+  client::call(wire::ReduceScatter{index_, layer}, std::move(h));
 }
 void Rank::start_optimizer_step(int, Handler<> h) {
-  client::call(client::request(wire::optimizer_step, "Rank::optimizer_step", wire::OfRank{index_}),
-               std::move(h));
+  client::call(wire::OptimizerStep{index_}, std::move(h));
 }
 
-void Rank::release(int layer) {
-  client::call_now(client::request(wire::release, "Rank::release", wire::OfLayer{index_, layer}));
-}
+void Rank::release(int layer) { client::call(wire::Release{index_, layer}); }
 
 }  // namespace overlap::fsdp
 

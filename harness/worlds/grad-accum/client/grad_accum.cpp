@@ -51,37 +51,31 @@ int Trainer::max_steps() const { return client_->hello.max_steps; }
 int Trainer::step() const { return client_->step.load(std::memory_order_relaxed); }
 
 Weights Trainer::weights() const {
-  const auto number = client::call_now(client::request(wire::weights, "Trainer::weights"));
+  const auto number = client::call(wire::Weights{});
   return HandleAccess::make<Weights>(number, client_->step.load(std::memory_order_relaxed));
 }
 
 Snapshot Trainer::snapshot() {
-  const auto number = client::call_now(client::request(wire::snapshot, "Trainer::snapshot"));
+  const auto number = client::call(wire::Snapshot{});
   return HandleAccess::make<Snapshot>(number, client_->step.load(std::memory_order_relaxed));
 }
 
-void Trainer::stop(const Checkpoint& best) {
-  client::call_now(client::request(wire::stop, "Trainer::stop", wire::Stop{handle(best)}));
-}
+void Trainer::stop(const Checkpoint& best) { client::call(wire::Stop{handle(best)}); }
 
 void Trainer::start_apply(std::vector<Gradient> gradients, Handler<> handler) {
   wire::Apply apply;
   for (const Gradient& g : gradients) apply.gradients.push_back(handle(g));
-  client::call(client::request(wire::apply, "Trainer::apply", apply), std::move(handler));
+  client::call(apply, std::move(handler));
 }
 
 double Worker::ms_per_gradient() const { return client_->hello.worker_ms[index_]; }
 
 void Worker::start_compute(Weights weights, int mb, Handler<Gradient> handler) {
-  client::call(
-      client::request(wire::compute, "Worker::compute", wire::Compute{index_, handle(weights), mb}),
-      std::move(handler), client::read_handle<Gradient, wire::GradientFacts>);
+  client::call(wire::Compute{index_, handle(weights), mb}, std::move(handler));
 }
 
 void Validator::start_validate(Snapshot snapshot, Handler<Checkpoint> handler) {
-  client::call(client::request(wire::validate, "Validator::validate",
-                               wire::Validate{index_, handle(snapshot)}),
-               std::move(handler), client::read_handle<Checkpoint, wire::CheckpointFacts>);
+  client::call(wire::Validate{index_, handle(snapshot)}, std::move(handler));
 }
 
 }  // namespace overlap::grad_accum

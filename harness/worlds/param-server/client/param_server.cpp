@@ -56,19 +56,15 @@ double Worker::ms_per_gradient() const { return client_->hello.ms_per_gradient.a
 bool Worker::failed() const { return client_->failed[index_].load(std::memory_order_relaxed); }
 
 void Worker::start_pull(Handler<Weights> handler) {
-  client::call(client::request(wire::pull, "Worker::pull", wire::Pull{index_}), std::move(handler),
-               client::read_handle<Weights, wire::WeightsFacts>);
+  client::call(wire::Pull{index_}, std::move(handler));
 }
 
 void Worker::start_compute(Weights weights, int mb, Handler<Gradient> handler) {
-  client::call(
-      client::request(wire::compute, "Worker::compute", wire::Compute{index_, handle(weights), mb}),
-      std::move(handler), client::read_handle<Gradient, wire::GradientFacts>);
+  client::call(wire::Compute{index_, handle(weights), mb}, std::move(handler));
 }
 
 void Worker::start_push(Gradient gradient, Handler<> handler) {
-  client::call(client::request(wire::push, "Worker::push", wire::Push{index_, handle(gradient)}),
-               std::move(handler));
+  client::call(wire::Push{index_, handle(gradient)}, std::move(handler));
 }
 
 int ParameterServer::version() const { return client_->version.load(std::memory_order_relaxed); }
@@ -80,8 +76,7 @@ void ParameterServer::start_apply_average(std::vector<Gradient> gradients, Handl
   const std::size_t sent = std::min<std::size_t>(gradients.size(), client_->hello.workers() + 1);
   wire::ApplyAverage call;
   for (std::size_t i = 0; i < sent; ++i) call.gradients.push_back(handle(gradients[i]));
-  client::call(client::request(wire::apply_average, "ParameterServer::apply_average", call),
-               std::move(handler));
+  client::call(call, std::move(handler));
 }
 
 }  // namespace overlap::param_server

@@ -33,34 +33,25 @@ int Pipeline::steps() const { return client_->hello.steps; }
 int Pipeline::stash_budget(int stage) const { return client_->hello.stash_budgets.at(stage); }
 
 Tensor Pipeline::input(int step, int micro_batch) const {
-  const auto number = client::call_now(
-      client::request(wire::input, "Pipeline::input", wire::Input{step, micro_batch}));
+  const auto number = client::call(wire::Input{step, micro_batch});
   return HandleAccess::make<Tensor>(number, client_->hello.rows, client_->hello.widths.front());
 }
 
 Tensor Pipeline::loss_gradient(int step, int micro_batch, const Tensor& output) const {
-  const auto number =
-      client::call_now(client::request(wire::loss_gradient, "Pipeline::loss_gradient",
-                                       wire::LossGradient{step, micro_batch, handle(output)}));
+  const auto number = client::call(wire::LossGradient{step, micro_batch, handle(output)});
   return HandleAccess::make<Tensor>(number, output.rows(), output.cols());
 }
 
 void Stage::start_forward(int mb, Tensor x, Handler<Tensor> handler) {
-  client::call(
-      client::request(wire::forward, "Stage::forward", wire::Forward{index_, mb, handle(x)}),
-      std::move(handler), client::read_handle<Tensor, wire::Shape>);
+  client::call(wire::Forward{index_, mb, handle(x)}, std::move(handler));
 }
 
 void Stage::start_backward(int mb, Tensor grad, Handler<Tensor> handler) {
-  client::call(
-      client::request(wire::backward, "Stage::backward", wire::Backward{index_, mb, handle(grad)}),
-      std::move(handler), client::read_handle<Tensor, wire::Shape>);
+  client::call(wire::Backward{index_, mb, handle(grad)}, std::move(handler));
 }
 
 void Stage::start_optimizer_step(Handler<> handler) {
-  client::call(
-      client::request(wire::optimizer_step, "Stage::optimizer_step", wire::OptimizerStep{index_}),
-      std::move(handler));
+  client::call(wire::OptimizerStep{index_}, std::move(handler));
 }
 
 }  // namespace overlap::pipeline

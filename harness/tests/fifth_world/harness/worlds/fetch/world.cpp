@@ -53,7 +53,7 @@ wire::Hello World::hello(const Scenario& s) { return {s.shards, s.links}; }
 
 void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote,
                   worlds::Call& call) {
-  if (call.op != wire::fetch) {
+  if (call.op != protocol::code<wire::Fetch>) {
     throw protocol::ProtocolError(fmt::format("fetch has no operation {}", call.op));
   }
   const auto a = call.read<wire::Fetch, wire::ranges>(hello);

@@ -25,8 +25,7 @@ int Source::num_shards() const { return client_->hello.shards; }
 int Source::num_links() const { return client_->hello.links; }
 
 void Source::start_fetch(int shard, Handler<> handler) {
-  client::call(client::request(wire::fetch, "Source::fetch", wire::Fetch{shard}),
-               std::move(handler));
+  client::call(wire::Fetch{shard}, std::move(handler));
 }
 
 }  // namespace overlap::fetch
