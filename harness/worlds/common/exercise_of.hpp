@@ -1,6 +1,7 @@
 // Any world (world.hpp) as the judge's Exercise: the one way every exercise runs a scenario.
 #pragma once
 
+#include <boost/mp11/algorithm.hpp>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -12,6 +13,7 @@
 
 #include "../../protocol/described.hpp"
 #include "../../protocol/frames.hpp"
+#include "../../protocol/operation.hpp"
 #include "exercise.hpp"
 #include "generated.hpp"
 #include "lock_step.hpp"
@@ -22,6 +24,8 @@ namespace overlap::worlds {
 
 template <World W>
 class ExerciseOf final : public Exercise {
+  static constexpr auto& kOperations = protocol::operation_table<typename W::Operations>;
+
  public:
   std::string name() const override { return std::string(W::name); }
 
@@ -62,23 +66,42 @@ class ExerciseOf final : public Exercise {
     protocol::Writer hello(static_cast<std::uint16_t>(protocol::Frame::hello));
     hello.integer(protocol::kVersion).text(W::name);
     protocol::write(hello, told);
+    // A call's arguments are read as its operation's (wire.hpp), each within its range, and
+    // handed to the State's overload for it.
+    using Operations = typename W::Operations;
     auto serve = [&](Call& call) {
+      if (call.op >= boost::mp11::mp_size<Operations>::value) {
+        throw protocol::ProtocolError(std::string(W::name) + " has no operation " +
+                                      std::to_string(call.op));
+      }
       try {
-        W::serve(state, told, remote, call);
+        boost::mp11::mp_with_index<boost::mp11::mp_size<Operations>::value>(call.op, [&](auto i) {
+          using Op = boost::mp11::mp_at_c<Operations, i>;
+          Serving serving{call, remote};
+          state.start(call.read<Op, W::ranges>(told), serving);
+        });
       } catch (const BadHandle& e) {
         call.args.skip_rest();
-        remote.refuse(sim, call.number, W::operations[call.op], e.what());
+        remote.refuse(sim, call.number, kOperations[call.op], e.what());
       }
     };
-    const RunOutcome outcome = lock_step(sim, start(), remote, hello,
-                                         {W::actors(scenario), W::operations, serve,
-                                          [&](protocol::Writer& w) { W::state(state, w); }});
-    add_run_end_violation(sim, outcome, W::outstanding(state));
+    // The optional hooks (world.hpp), defaulted: one actor, no state, nothing to name in a
+    // deadlock report, no figures of the exercise's own.
+    int actors = 1;
+    if constexpr (requires { W::actors(scenario); }) actors = W::actors(scenario);
+    auto send_state = [&](protocol::Writer& w) {
+      if constexpr (requires { W::state(state, w); }) W::state(state, w);
+    };
+    const RunOutcome outcome =
+        lock_step(sim, start(), remote, hello, {actors, kOperations, serve, send_state});
+    std::string outstanding;
+    if constexpr (requires { W::outstanding(state); }) outstanding = W::outstanding(state);
+    add_run_end_violation(sim, outcome, outstanding);
     add_unfinished_work(sim, outcome);
     if (outcome.completed()) W::check(state, sim);
     verdict::ScenarioResult result = record_run(sim, outcome, facts);
     result.parameters = W::parameters(scenario);
-    W::add_figures(state, result);
+    if constexpr (requires { W::add_figures(state, result); }) W::add_figures(state, result);
     return result;
   }
 

@@ -148,4 +148,22 @@ class Remote {
   std::string batch_;
 };
 
+// A call as a world's State serves it, in its overload for the call's operation:
+//   void start(const wire::Forward& args, worlds::Serving& call);
+// the handles its arguments name, and the handler that completes it (replying with what
+// `encode(writer, results...)` writes: the facts of the object it made, which the State keeps
+// under the call's number).
+struct Serving {
+  Call& call;
+  Remote& remote;
+
+  std::int64_t number() const { return call.number; }
+  std::int64_t handle(protocol::Handle h, const char* what) const { return call.handle(h, what); }
+  Handler<> reply() { return remote.reply(call.number); }
+  template <typename... R, typename Encode>
+  Handler<R...> reply(Encode encode) {
+    return remote.reply<R...>(call.number, std::move(encode));
+  }
+};
+
 }  // namespace overlap::worlds

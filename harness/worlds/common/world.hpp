@@ -4,7 +4,8 @@
 //   W::Hello      what the submission is told of a scenario (a described struct, wire.hpp)
 // and these static functions:
 //   name                    the exercise's name, as in the manifest ("pipeline")
-//   operations              its API's operations, by code (wire.hpp)
+//   Operations, ranges      its API's operations, listed once (wire.hpp, protocol/operation.hpp),
+//                           and the ranges the judge holds their arguments to
 //   table()                 its named scenarios, default first, and its stretch ones: harder,
 //                           for a candidate who is optimal early, graded only when asked for
 //                           (--scenario stretch) (scenario_table.hpp)
@@ -13,14 +14,15 @@
 //   parameters(scenario)    its parameters, for the report
 //   facts(scenario)         baseline, bound and best known, with their derivations, for any
 //                           scenario, named or generated
-//   actors(scenario)        how many times train runs at once (one, or one per rank)
 //   hello(scenario)         the parameters the submission reads (sizes, budgets), for its client
-//   serve(state, hello, remote, call)  applies one call of the submission (remote.hpp), its
-//                           arguments bounded in the terms of the hello it was sent
+//   check(state, sim)       the end-of-run checks of a run that returned: violations on `sim`
+// and, where the exercise has them (exercise_of.hpp defaults each):
+//   actors(scenario)        how many times train runs at once (one per rank; default one)
 //   state(state, w)         the values the submission reads for free, sent with every batch
 //   outstanding(state)      the unfinished work, for a deadlock report
-//   check(state, sim)       the end-of-run checks of a run that returned: violations on `sim`
 //   add_figures(state, result)  the exercise's own figures (bubble fraction, staleness, ...)
+// W::State serves each operation of the list in an overload of its own (remote.hpp):
+//   void start(const wire::Forward& args, worlds::Serving& call);
 // The submission's side of the same world is its client (worlds/<name>/client/).
 // exercise_of.hpp turns any such W into the judge's Exercise.
 #pragma once
@@ -48,7 +50,7 @@ concept World = requires(const typename W::Scenario& scenario, typename W::State
                          verdict::ScenarioResult& result, protocol::Writer& writer, Remote& remote,
                          Call& call, const typename W::Hello& hello) {
   { W::name } -> std::convertible_to<std::string_view>;
-  { W::operations[0] } -> std::convertible_to<protocol::Operation>;
+  typename W::Operations;
   { W::table() } -> std::same_as<const ScenarioTable<typename W::Scenario>&>;
   { W::generate(std::uint64_t{}, int{}) } -> std::same_as<typename W::Scenario>;
   { W::parameters(scenario) } -> std::same_as<std::vector<verdict::Parameter>>;
@@ -56,14 +58,9 @@ concept World = requires(const typename W::Scenario& scenario, typename W::State
   { scenario.description } -> std::convertible_to<std::string>;
   { W::facts(scenario) } -> std::same_as<ScenarioFacts>;
   requires std::constructible_from<typename W::State, const typename W::Scenario&, sim::Simulator&>;
-  { W::actors(scenario) } -> std::same_as<int>;
   { W::hello(scenario) } -> std::same_as<typename W::Hello>;
   requires protocol::described::Struct<typename W::Hello>;
-  { W::serve(state, hello, remote, call) } -> std::same_as<void>;
-  { W::state(finished, writer) } -> std::same_as<void>;
-  { W::outstanding(finished) } -> std::same_as<std::string>;
   { W::check(finished, sim) } -> std::same_as<void>;
-  { W::add_figures(finished, result) } -> std::same_as<void>;
 };
 
 }  // namespace overlap::worlds

@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "../../sim/simulator.hpp"
+#include "../common/remote.hpp"
 #include "model.hpp"
 #include "scenarios.hpp"
+#include "wire.hpp"
 
 namespace overlap::fsdp::detail {
 
@@ -26,14 +28,27 @@ class State {
   const Scenario& scenario() const { return scenario_; }
   sim::Simulator& sim() { return sim_; }
 
-  // The operations behind Rank's public ones, for rank r (in [0, ranks)). Any layer is taken:
-  // one out of range is a misuse.
-  void start_copy_in(int r, int layer, Handler<> handler);
-  void start_collective(int r, Kind kind, int layer, Handler<> handler);
-  void start_forward(int r, int layer, Handler<> handler);
-  void start_backward(int r, int layer, Handler<> handler);
-  void start_optimizer_step(int r, Handler<> handler);
-  void release(int r, int layer);
+  // The operations behind Rank's public ones (wire.hpp), for rank `args.rank` (in [0, ranks)).
+  // Any layer is taken: one out of range is a misuse.
+  void start(const wire::CopyIn& args, worlds::Serving& call) {
+    start_copy_in(args.rank, args.layer, call.reply());
+  }
+  void start(const wire::AllGather& args, worlds::Serving& call) {
+    start_collective(args.rank, kAllGather, args.layer, call.reply());
+  }
+  void start(const wire::Forward& args, worlds::Serving& call) {
+    start_forward(args.rank, args.layer, call.reply());
+  }
+  void start(const wire::Backward& args, worlds::Serving& call) {
+    start_backward(args.rank, args.layer, call.reply());
+  }
+  void start(const wire::ReduceScatter& args, worlds::Serving& call) {
+    start_collective(args.rank, kReduceScatter, args.layer, call.reply());
+  }
+  void start(const wire::OptimizerStep& args, worlds::Serving& call) {
+    start_optimizer_step(args.rank, call.reply());
+  }
+  void start(const wire::Release& args, worlds::Serving&) { release(args.rank, args.layer); }
 
   // What the checks read once the run is over.
   const model::Vector& shard(int r, int layer) const { return ranks_[r].shards[layer]; }
@@ -44,6 +59,13 @@ class State {
   std::string outstanding() const;  // collectives waiting for ranks, for a deadlock report
 
  private:
+  void start_copy_in(int r, int layer, Handler<> handler);
+  void start_collective(int r, Kind kind, int layer, Handler<> handler);
+  void start_forward(int r, int layer, Handler<> handler);
+  void start_backward(int r, int layer, Handler<> handler);
+  void start_optimizer_step(int r, Handler<> handler);
+  void release(int r, int layer);
+
   enum class Params { sharded, gathering, gathered };
   struct LayerState {
     bool copied = false;  // a shard copied in, for the next gather

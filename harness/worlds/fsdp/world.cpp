@@ -23,42 +23,6 @@ wire::Hello World::hello(const Scenario& sc) {
   return {sc.ranks, sc.layers, sc.param_buffers, sc.grad_buffers};
 }
 
-void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote,
-                  worlds::Call& call) {
-  switch (call.op) {
-    case protocol::code<wire::CopyIn>: {
-      const auto a = call.read<wire::CopyIn, wire::ranges>(hello);
-      return state.start_copy_in(a.rank, a.layer, remote.reply(call.number));
-    }
-    case protocol::code<wire::AllGather>: {
-      const auto a = call.read<wire::AllGather, wire::ranges>(hello);
-      return state.start_collective(a.rank, detail::kAllGather, a.layer, remote.reply(call.number));
-    }
-    case protocol::code<wire::Forward>: {
-      const auto a = call.read<wire::Forward, wire::ranges>(hello);
-      return state.start_forward(a.rank, a.layer, remote.reply(call.number));
-    }
-    case protocol::code<wire::Backward>: {
-      const auto a = call.read<wire::Backward, wire::ranges>(hello);
-      return state.start_backward(a.rank, a.layer, remote.reply(call.number));
-    }
-    case protocol::code<wire::ReduceScatter>: {
-      const auto a = call.read<wire::ReduceScatter, wire::ranges>(hello);
-      return state.start_collective(a.rank, detail::kReduceScatter, a.layer,
-                                    remote.reply(call.number));
-    }
-    case protocol::code<wire::OptimizerStep>: {
-      const auto a = call.read<wire::OptimizerStep, wire::ranges>(hello);
-      return state.start_optimizer_step(a.rank, remote.reply(call.number));
-    }
-    case protocol::code<wire::Release>: {
-      const auto a = call.read<wire::Release, wire::ranges>(hello);
-      return state.release(a.rank, a.layer);
-    }
-  }
-  throw protocol::ProtocolError(fmt::format("fsdp has no operation {}", call.op));
-}
-
 void World::check(const detail::State& state, sim::Simulator& sim) {
   const Scenario& sc = state.scenario();
   const std::vector<model::Vector> expected = oracle(sc);

@@ -18,8 +18,8 @@ struct World {
   using State = detail::State;
   using Hello = wire::Hello;
   static constexpr std::string_view name = "fsdp";
-  static constexpr std::span<const protocol::Operation> operations =
-      protocol::operation_table<wire::Operations>;
+  using Operations = wire::Operations;  // served by State::start
+  static constexpr const auto& ranges = wire::ranges;
 
   static const worlds::ScenarioTable<Scenario>& table() { return fsdp::scenario_table(); }
   static Scenario generate(std::uint64_t seed, int k);
@@ -27,8 +27,6 @@ struct World {
   static worlds::ScenarioFacts facts(const Scenario& scenario);
   static int actors(const Scenario& scenario) { return scenario.ranks; }  // SPMD: one per rank
   static Hello hello(const Scenario& scenario);
-  static void serve(State& state, const Hello& hello, worlds::Remote& remote, worlds::Call& call);
-  static void state(const State&, protocol::Writer&) {}
   static std::string outstanding(const State& state) { return state.outstanding(); }
   static void check(const State& state, sim::Simulator& sim);
   static void add_figures(const State& state, verdict::ScenarioResult& result);

@@ -25,6 +25,47 @@ State::State(const Scenario& scenario, sim::Simulator& sim)
   slots_ = &sim.add_pool("snapshot slots", "snapshots", scenario.snapshot_slots);
 }
 
+void State::start(const wire::Weights&, worlds::Serving& call) {
+  objects_.weights.add(call.number(), weights());
+}
+
+void State::start(const wire::Snapshot&, worlds::Serving& call) {
+  objects_.snapshots.add(call.number(), snapshot());
+}
+
+void State::start(const wire::Stop& args, worlds::Serving& call) {
+  stop(objects_.checkpoints.find(call.handle(args.checkpoint, "checkpoint"), "checkpoint"));
+}
+
+void State::start(const wire::Compute& args, worlds::Serving& call) {
+  const Weights* weights = objects_.weights.find(call.handle(args.weights, "weights"), "weights");
+  start_compute(
+      args.worker, weights, args.micro_batch,
+      call.reply<Gradient>([this, number = call.number()](protocol::Writer& out, Gradient g) {
+        protocol::write(out, wire::GradientFacts{g.micro_batch, g.step});
+        objects_.gradients.add(number, std::move(g));
+      }));
+}
+
+void State::start(const wire::Validate& args, worlds::Serving& call) {
+  std::optional<Snapshot> snapshot =
+      objects_.snapshots.take(call.handle(args.snapshot, "snapshot"), "snapshot");
+  start_validate(
+      args.validator, std::move(snapshot),
+      call.reply<Checkpoint>([this, number = call.number()](protocol::Writer& out, Checkpoint c) {
+        protocol::write(out, wire::CheckpointFacts{c.step, c.loss});
+        objects_.checkpoints.add(number, std::move(c));
+      }));
+}
+
+void State::start(const wire::Apply& args, worlds::Serving& call) {
+  std::vector<std::optional<Gradient>> gradients;
+  for (protocol::Handle h : args.gradients) {
+    gradients.push_back(objects_.gradients.take(call.handle(h, "gradient"), "gradient"));
+  }
+  start_apply(std::move(gradients), call.reply());
+}
+
 Weights State::weights() const { return {weights_, step_}; }
 
 Snapshot State::snapshot() {

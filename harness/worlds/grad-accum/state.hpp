@@ -9,9 +9,11 @@
 #include <vector>
 
 #include "../../sim/simulator.hpp"
+#include "../common/remote.hpp"
 #include "model.hpp"
 #include "objects.hpp"
 #include "scenarios.hpp"
+#include "wire.hpp"
 
 namespace overlap::grad_accum::detail {
 
@@ -32,18 +34,15 @@ class State {
   sim::Simulator& sim() { return sim_; }
   const model::Data& data() const { return data_; }
 
-  // The objects the submission holds, by handle.
-  Objects& objects() { return objects_; }
-
-  // The operations behind Trainer's, Worker's and Validator's public ones. A null or empty
-  // object is an empty handle (default-constructed or moved from).
+  // The operations behind Trainer's, Worker's and Validator's public ones (wire.hpp). An object a
+  // call makes is kept under its number, and its facts sent.
+  void start(const wire::Weights& args, worlds::Serving& call);
+  void start(const wire::Snapshot& args, worlds::Serving& call);
+  void start(const wire::Stop& args, worlds::Serving& call);
+  void start(const wire::Compute& args, worlds::Serving& call);
+  void start(const wire::Validate& args, worlds::Serving& call);
+  void start(const wire::Apply& args, worlds::Serving& call);
   int step() const { return step_; }
-  Weights weights() const;
-  Snapshot snapshot();
-  void stop(const Checkpoint* best);
-  void start_compute(int w, const Weights* weights, int mb, Handler<Gradient>);
-  void start_validate(int v, std::optional<Snapshot> snapshot, Handler<Checkpoint>);
-  void start_apply(std::vector<std::optional<Gradient>> gradients, Handler<>);
 
   // What the checks read once the run is over.
   const std::vector<Validation>& validations() const { return validations_; }
@@ -53,6 +52,14 @@ class State {
   std::string outstanding() const;
 
  private:
+  // A null or empty object is an empty handle (default-constructed or moved from).
+  Weights weights() const;
+  Snapshot snapshot();
+  void stop(const Checkpoint* best);
+  void start_compute(int w, const Weights* weights, int mb, Handler<Gradient>);
+  void start_validate(int v, std::optional<Snapshot> snapshot, Handler<Checkpoint>);
+  void start_apply(std::vector<std::optional<Gradient>> gradients, Handler<>);
+
   const Scenario& scenario_;
   sim::Simulator& sim_;
   model::Data data_;

@@ -97,57 +97,6 @@ wire::Hello World::hello(const Scenario& sc) {
           sc.min_delta,     sc.max_steps,      sc.validators,     sc.worker_ms};
 }
 
-void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote,
-                  worlds::Call& call) {
-  detail::State& world = state.world;
-  detail::Objects& objects = world.objects();
-  switch (call.op) {
-    case protocol::code<wire::Weights>:
-      return objects.weights.add(call.number, world.weights());
-    case protocol::code<wire::Snapshot>:
-      return objects.snapshots.add(call.number, world.snapshot());
-    case protocol::code<wire::Stop>: {
-      const auto a = call.read<wire::Stop, wire::ranges>(hello);
-      return world.stop(
-          objects.checkpoints.find(call.handle(a.checkpoint, "checkpoint"), "checkpoint"));
-    }
-    case protocol::code<wire::Compute>: {
-      const auto a = call.read<wire::Compute, wire::ranges>(hello);
-      const detail::Weights* weights =
-          objects.weights.find(call.handle(a.weights, "weights"), "weights");
-      // The gradient is the handle of the call; its facts go back in the completion.
-      auto keep = [&gradients = objects.gradients, number = call.number](protocol::Writer& out,
-                                                                         detail::Gradient g) {
-        protocol::write(out, wire::GradientFacts{g.micro_batch, g.step});
-        gradients.add(number, std::move(g));
-      };
-      return world.start_compute(a.worker, weights, a.micro_batch,
-                                 remote.reply<detail::Gradient>(call.number, std::move(keep)));
-    }
-    case protocol::code<wire::Validate>: {
-      const auto a = call.read<wire::Validate, wire::ranges>(hello);
-      std::optional<detail::Snapshot> snapshot =
-          objects.snapshots.take(call.handle(a.snapshot, "snapshot"), "snapshot");
-      auto keep = [&checkpoints = objects.checkpoints, number = call.number](protocol::Writer& out,
-                                                                             detail::Checkpoint c) {
-        protocol::write(out, wire::CheckpointFacts{c.step, c.loss});
-        checkpoints.add(number, std::move(c));
-      };
-      return world.start_validate(a.validator, std::move(snapshot),
-                                  remote.reply<detail::Checkpoint>(call.number, std::move(keep)));
-    }
-    case protocol::code<wire::Apply>: {
-      const auto a = call.read<wire::Apply, wire::ranges>(hello);
-      std::vector<std::optional<detail::Gradient>> gradients;
-      for (protocol::Handle h : a.gradients) {
-        gradients.push_back(objects.gradients.take(call.handle(h, "gradient"), "gradient"));
-      }
-      return world.start_apply(std::move(gradients), remote.reply(call.number));
-    }
-  }
-  throw protocol::ProtocolError(fmt::format("grad-accum has no operation {}", call.op));
-}
-
 void World::state(const Run& state, protocol::Writer& w) {
   protocol::write(w, wire::State{state.world.step()});
 }

@@ -19,6 +19,12 @@ namespace overlap::grad_accum {
 struct Run {
   Run(const Scenario& scenario, sim::Simulator& sim)
       : world(scenario, sim), expected(oracle(scenario)), decision(expected.decision) {}
+  // Each call is the world's to serve.
+  template <typename Operation>
+  void start(const Operation& args, worlds::Serving& call) {
+    world.start(args, call);
+  }
+
   detail::State world;
   OracleRun expected;
   const Decision& decision;
@@ -29,16 +35,14 @@ struct World {
   using State = Run;
   using Hello = wire::Hello;
   static constexpr std::string_view name = "grad-accum";
-  static constexpr std::span<const protocol::Operation> operations =
-      protocol::operation_table<wire::Operations>;
+  using Operations = wire::Operations;  // served by State::start
+  static constexpr const auto& ranges = wire::ranges;
 
   static const worlds::ScenarioTable<Scenario>& table() { return grad_accum::scenario_table(); }
   static Scenario generate(std::uint64_t seed, int k);
   static std::vector<verdict::Parameter> parameters(const Scenario& scenario);
   static worlds::ScenarioFacts facts(const Scenario& scenario);
-  static int actors(const Scenario&) { return 1; }
   static Hello hello(const Scenario& scenario);
-  static void serve(State& state, const Hello& hello, worlds::Remote& remote, worlds::Call& call);
   static void state(const State& state, protocol::Writer& w);
   static std::string outstanding(const State& state) { return state.world.outstanding(); }
   static void check(const State& state, sim::Simulator& sim);

@@ -44,6 +44,46 @@ void State::refuse_failed(Handler handler) {
   sim::complete_now(sim_, std::move(handler), make_error_code(errc::worker_failed));
 }
 
+Handler<WeightsObject> State::keep_weights(worlds::Serving& call) {
+  return call.reply<WeightsObject>(
+      [this, number = call.number()](protocol::Writer& w, WeightsObject weights) {
+        protocol::write(w, wire::WeightsFacts{weights.version, weights.worker});
+        pulled_.add(number, std::move(weights));
+      });
+}
+
+Handler<GradientObject> State::keep_gradient(worlds::Serving& call) {
+  return call.reply<GradientObject>([this, number = call.number()](protocol::Writer& w,
+                                                                   GradientObject gradient) {
+    protocol::write(w, wire::GradientFacts{gradient.mini_batch, gradient.version, gradient.worker});
+    gradients_.add(number, std::move(gradient));
+  });
+}
+
+void State::start(const wire::Pull& args, worlds::Serving& call) {
+  start_pull(args.worker, keep_weights(call));
+}
+
+void State::start(const wire::Compute& args, worlds::Serving& call) {
+  auto weights = pulled_.take(call.handle(args.weights, "weights"), "weights");
+  start_compute(args.worker, std::move(weights).value_or(WeightsObject{}), args.mini_batch,
+                keep_gradient(call));
+}
+
+void State::start(const wire::Push& args, worlds::Serving& call) {
+  auto gradient = gradients_.take(call.handle(args.gradient, "gradient"), "gradient");
+  start_push(args.worker, std::move(gradient).value_or(GradientObject{}), call.reply());
+}
+
+void State::start(const wire::ApplyAverage& args, worlds::Serving& call) {
+  std::vector<GradientObject> sent;
+  for (protocol::Handle h : args.gradients) {
+    sent.push_back(
+        gradients_.take(call.handle(h, "gradient"), "gradient").value_or(GradientObject{}));
+  }
+  start_apply_average(std::move(sent), call.reply());
+}
+
 void State::start_pull(int w, Handler<WeightsObject> handler) {
   WorkerState& worker = workers_[w];
   if (worker.failed) return refuse_failed(std::move(handler));

@@ -14,6 +14,7 @@
 #include "../common/remote.hpp"
 #include "model.hpp"
 #include "scenarios.hpp"
+#include "wire.hpp"
 
 namespace overlap::param_server::detail {
 
@@ -65,16 +66,13 @@ class State {
   sim::Simulator& sim() { return sim_; }
   const model::Data& data() const { return data_; }
 
-  // The weights and gradients the submission holds, by handle.
-  worlds::Handles<WeightsObject>& pulled() { return pulled_; }
-  worlds::Handles<GradientObject>& gradients() { return gradients_; }
-
-  // The operations behind Worker's and ParameterServer's public ones. The objects are consumed;
-  // an empty handle's is the default object, which the checks reject as a misuse.
-  void start_pull(int w, Handler<WeightsObject> handler);
-  void start_compute(int w, WeightsObject weights, int mini_batch, Handler<GradientObject> handler);
-  void start_push(int w, GradientObject gradient, Handler<> handler);
-  void start_apply_average(std::vector<GradientObject> gradients, Handler<> handler);
+  // The operations behind Worker's and ParameterServer's public ones (wire.hpp). The objects
+  // their handles name are consumed (an empty handle's is the default object, which the checks
+  // reject as a misuse); the weights or gradient a call makes is kept under its number.
+  void start(const wire::Pull& args, worlds::Serving& call);
+  void start(const wire::Compute& args, worlds::Serving& call);
+  void start(const wire::Push& args, worlds::Serving& call);
+  void start(const wire::ApplyAverage& args, worlds::Serving& call);
   // The values the submission reads for free. Both change at events only: a failure at its
   // instant, the version at the end of a push or apply_average.
   bool failed(int w) const { return workers_[w].failed; }
@@ -108,6 +106,14 @@ class State {
     sim::Time last_end = 0;
   };
 
+  void start_pull(int w, Handler<WeightsObject> handler);
+  void start_compute(int w, WeightsObject weights, int mini_batch, Handler<GradientObject> handler);
+  void start_push(int w, GradientObject gradient, Handler<> handler);
+  void start_apply_average(std::vector<GradientObject> gradients, Handler<> handler);
+  // The handler of a call that makes weights or a gradient: kept under the call's number, its
+  // facts sent.
+  Handler<WeightsObject> keep_weights(worlds::Serving& call);
+  Handler<GradientObject> keep_gradient(worlds::Serving& call);
   void fail_worker(int w);
   void begin(int w, Activity a) { workers_[w].activity = a; }
   void end(int w) {

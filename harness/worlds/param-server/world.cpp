@@ -72,53 +72,6 @@ wire::Hello World::hello(const Scenario& sc) {
   return {sc.mini_batches, sc.staleness_bound, sc.worker_ms};
 }
 
-void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote,
-                  worlds::Call& call) {
-  auto& pulled = state.pulled();
-  auto& gradients = state.gradients();
-  // The objects a call makes are the handle of its number; their facts go back in the completion.
-  auto keep_weights = [&pulled, number = call.number](protocol::Writer& w,
-                                                      detail::WeightsObject weights) {
-    protocol::write(w, wire::WeightsFacts{weights.version, weights.worker});
-    pulled.add(number, std::move(weights));
-  };
-  auto keep_gradient = [&gradients, number = call.number](protocol::Writer& w,
-                                                          detail::GradientObject gradient) {
-    protocol::write(w, wire::GradientFacts{gradient.mini_batch, gradient.version, gradient.worker});
-    gradients.add(number, std::move(gradient));
-  };
-  switch (call.op) {
-    case protocol::code<wire::Pull>: {
-      const auto a = call.read<wire::Pull, wire::ranges>(hello);
-      return state.start_pull(a.worker,
-                              remote.reply<detail::WeightsObject>(call.number, keep_weights));
-    }
-    case protocol::code<wire::Compute>: {
-      const auto a = call.read<wire::Compute, wire::ranges>(hello);
-      auto weights = pulled.take(call.handle(a.weights, "weights"), "weights")
-                         .value_or(detail::WeightsObject{});
-      return state.start_compute(a.worker, std::move(weights), a.mini_batch,
-                                 remote.reply<detail::GradientObject>(call.number, keep_gradient));
-    }
-    case protocol::code<wire::Push>: {
-      const auto a = call.read<wire::Push, wire::ranges>(hello);
-      auto gradient = gradients.take(call.handle(a.gradient, "gradient"), "gradient")
-                          .value_or(detail::GradientObject{});
-      return state.start_push(a.worker, std::move(gradient), remote.reply(call.number));
-    }
-    case protocol::code<wire::ApplyAverage>: {
-      const auto a = call.read<wire::ApplyAverage, wire::ranges>(hello);
-      std::vector<detail::GradientObject> sent;
-      for (protocol::Handle h : a.gradients) {
-        sent.push_back(gradients.take(call.handle(h, "gradient"), "gradient")
-                           .value_or(detail::GradientObject{}));
-      }
-      return state.start_apply_average(std::move(sent), remote.reply(call.number));
-    }
-  }
-  throw protocol::ProtocolError(fmt::format("param-server has no operation {}", call.op));
-}
-
 void World::state(const State& state, protocol::Writer& w) {
   wire::State values{state.version(), {}};
   for (int i = 0; i < state.scenario().workers(); ++i) values.failed.push_back(state.failed(i));

@@ -31,6 +31,36 @@ void State::reject(Handler handler, int stage, std::string message) {
   sim::reject(sim_, std::move(handler), fmt::format("stage {}: {}", stage, message));
 }
 
+Handler<Matrix> State::keep_tensor(worlds::Serving& call) {
+  return call.reply<Matrix>([this, number = call.number()](protocol::Writer& w, Matrix m) {
+    protocol::write(w, wire::Shape{m.rows(), m.cols()});
+    tensors_.add(number, std::move(m));
+  });
+}
+
+void State::start(const wire::Input& args, worlds::Serving& call) {
+  tensors_.add(call.number(), input(args.step, args.micro_batch));
+}
+
+void State::start(const wire::LossGradient& args, worlds::Serving& call) {
+  const Matrix* output = tensors_.find(call.handle(args.output, "output"), "tensor");
+  tensors_.add(call.number(), loss_gradient(args.step, args.micro_batch, output));
+}
+
+void State::start(const wire::Forward& args, worlds::Serving& call) {
+  const Matrix* x = tensors_.find(call.handle(args.input, "input"), "tensor");
+  start_forward(args.stage, args.micro_batch, x, keep_tensor(call));
+}
+
+void State::start(const wire::Backward& args, worlds::Serving& call) {
+  const Matrix* grad = tensors_.find(call.handle(args.gradient, "gradient"), "tensor");
+  start_backward(args.stage, args.micro_batch, grad, keep_tensor(call));
+}
+
+void State::start(const wire::OptimizerStep& args, worlds::Serving& call) {
+  start_optimizer_step(args.stage, call.reply());
+}
+
 Matrix State::input(int step, int mb) const {
   return model::input(shape_, scenario_.seed, step, mb);
 }

@@ -11,6 +11,7 @@
 #include "../common/remote.hpp"
 #include "model.hpp"
 #include "scenarios.hpp"
+#include "wire.hpp"
 
 namespace overlap::pipeline::detail {
 
@@ -26,15 +27,13 @@ class State {
   const model::Shape& shape() const { return shape_; }
   sim::Simulator& sim() { return sim_; }
 
-  // The tensors the submission holds, by handle.
-  worlds::Handles<Matrix>& tensors() { return tensors_; }
-
-  // The operations behind Pipeline's and Stage's public ones. A null tensor is an empty handle.
-  Matrix input(int step, int mb) const;
-  Matrix loss_gradient(int step, int mb, const Matrix* output);
-  void start_forward(int stage, int mb, const Matrix* x, Handler<Matrix> handler);
-  void start_backward(int stage, int mb, const Matrix* grad, Handler<Matrix> handler);
-  void start_optimizer_step(int stage, Handler<> handler);
+  // The operations behind Pipeline's and Stage's public ones (wire.hpp). A tensor a call makes
+  // is kept under its number, and its shape sent.
+  void start(const wire::Input& args, worlds::Serving& call);
+  void start(const wire::LossGradient& args, worlds::Serving& call);
+  void start(const wire::Forward& args, worlds::Serving& call);
+  void start(const wire::Backward& args, worlds::Serving& call);
+  void start(const wire::OptimizerStep& args, worlds::Serving& call);
 
   // What the checks read once the run is over.
   const std::vector<model::Layer>& layers() const { return layers_; }
@@ -56,6 +55,14 @@ class State {
     std::vector<int> backwards;  // this step, per micro-batch
     int steps_done = 0;
   };
+
+  // A null tensor is an empty handle.
+  Matrix input(int step, int mb) const;
+  Matrix loss_gradient(int step, int mb, const Matrix* output);
+  void start_forward(int stage, int mb, const Matrix* x, Handler<Matrix> handler);
+  void start_backward(int stage, int mb, const Matrix* grad, Handler<Matrix> handler);
+  void start_optimizer_step(int stage, Handler<> handler);
+  Handler<Matrix> keep_tensor(worlds::Serving& call);
 
   // A call that breaks the operation's requirements: a violation, and the operation completes
   // at once with errc::misuse without running.

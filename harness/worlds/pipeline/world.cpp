@@ -88,44 +88,6 @@ wire::Hello World::hello(const Scenario& sc) {
   return {sc.micro_batches, sc.steps, shape.rows, sc.stashes, shape.widths};
 }
 
-void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote,
-                  worlds::Call& call) {
-  auto& tensors = state.tensors();
-  // A tensor a call makes is the handle of its number; its shape goes back in the completion.
-  auto keep = [&tensors, number = call.number](protocol::Writer& w, model::Matrix m) {
-    protocol::write(w, wire::Shape{m.rows(), m.cols()});
-    tensors.add(number, std::move(m));
-  };
-  switch (call.op) {
-    case protocol::code<wire::Input>: {
-      const auto a = call.read<wire::Input, wire::ranges>(hello);
-      return tensors.add(call.number, state.input(a.step, a.micro_batch));
-    }
-    case protocol::code<wire::LossGradient>: {
-      const auto a = call.read<wire::LossGradient, wire::ranges>(hello);
-      const model::Matrix* output = tensors.find(call.handle(a.output, "output"), "tensor");
-      return tensors.add(call.number, state.loss_gradient(a.step, a.micro_batch, output));
-    }
-    case protocol::code<wire::Forward>: {
-      const auto a = call.read<wire::Forward, wire::ranges>(hello);
-      const model::Matrix* x = tensors.find(call.handle(a.input, "input"), "tensor");
-      return state.start_forward(a.stage, a.micro_batch, x,
-                                 remote.reply<model::Matrix>(call.number, keep));
-    }
-    case protocol::code<wire::Backward>: {
-      const auto a = call.read<wire::Backward, wire::ranges>(hello);
-      const model::Matrix* grad = tensors.find(call.handle(a.gradient, "gradient"), "tensor");
-      return state.start_backward(a.stage, a.micro_batch, grad,
-                                  remote.reply<model::Matrix>(call.number, keep));
-    }
-    case protocol::code<wire::OptimizerStep>: {
-      const auto a = call.read<wire::OptimizerStep, wire::ranges>(hello);
-      return state.start_optimizer_step(a.stage, remote.reply(call.number));
-    }
-  }
-  throw protocol::ProtocolError(fmt::format("pipeline has no operation {}", call.op));
-}
-
 void World::check(const detail::State& state, sim::Simulator& sim) {
   const Scenario& sc = state.scenario();
   for (int s = 0; s < sc.stages(); ++s) {

@@ -12,7 +12,9 @@ State::State(const Scenario& scenario, sim::Simulator& sim)
     links_.push_back(&sim.add_device(fmt::format("link {}", l)));
 }
 
-void State::start_fetch(int shard, Handler<> handler) {
+void State::start(const wire::Fetch& args, worlds::Serving& call) {
+  const int shard = args.shard;
+  Handler<> handler = call.reply();
   if (shard < 0 || shard >= scenario_.shards) {
     return sim::reject(
         sim_, std::move(handler),

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "../../sim/simulator.hpp"
+#include "../common/remote.hpp"
+#include "wire.hpp"
 
 namespace overlap::fetch {
 
@@ -31,7 +33,8 @@ class State {
   State& operator=(const State&) = delete;
 
   const Scenario& scenario() const { return scenario_; }
-  void start_fetch(int shard, Handler<> handler);
+  // Source::fetch (wire.hpp).
+  void start(const wire::Fetch& args, worlds::Serving& call);
   // How many times each shard was fetched, for the checks once the run is over.
   const std::vector<int>& fetched() const { return fetched_; }
 

@@ -51,15 +51,6 @@ worlds::ScenarioFacts World::facts(const Scenario& s) {
 
 wire::Hello World::hello(const Scenario& s) { return {s.shards, s.links}; }
 
-void World::serve(State& state, const wire::Hello& hello, worlds::Remote& remote,
-                  worlds::Call& call) {
-  if (call.op != protocol::code<wire::Fetch>) {
-    throw protocol::ProtocolError(fmt::format("fetch has no operation {}", call.op));
-  }
-  const auto a = call.read<wire::Fetch, wire::ranges>(hello);
-  state.start_fetch(a.shard, remote.reply(call.number));
-}
-
 void World::check(const State& state, sim::Simulator& sim) {
   const std::vector<int>& fetched = state.fetched();
   for (int s = 0; s < static_cast<int>(fetched.size()); ++s) {

@@ -17,18 +17,14 @@ struct World {
   using State = detail::State;
   using Hello = wire::Hello;
   static constexpr std::string_view name = "fetch";
-  static constexpr std::span<const protocol::Operation> operations =
-      protocol::operation_table<wire::Operations>;
+  using Operations = wire::Operations;  // served by State::start
+  static constexpr const auto& ranges = wire::ranges;
 
   static const worlds::ScenarioTable<Scenario>& table();
   static Scenario generate(std::uint64_t seed, int k);
   static std::vector<verdict::Parameter> parameters(const Scenario& scenario);
   static worlds::ScenarioFacts facts(const Scenario& scenario);
-  static int actors(const Scenario&) { return 1; }
   static Hello hello(const Scenario& scenario);
-  static void serve(State& state, const Hello& hello, worlds::Remote& remote, worlds::Call& call);
-  static void state(const State&, protocol::Writer&) {}
-  static std::string outstanding(const State&) { return ""; }
   static void check(const State& state, sim::Simulator& sim);
   static void add_figures(const State& state, verdict::ScenarioResult& result);
 };
