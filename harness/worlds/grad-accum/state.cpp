@@ -26,54 +26,17 @@ State::State(const Scenario& scenario, sim::Simulator& sim)
 }
 
 void State::start(const wire::Weights&, worlds::Serving& call) {
-  objects_.weights.add(call.number(), weights());
+  objects_.weights.add(call.number(), Weights{weights_, step_});
 }
 
 void State::start(const wire::Snapshot&, worlds::Serving& call) {
-  objects_.snapshots.add(call.number(), snapshot());
+  slots_->charge(1, fmt::format("snapshot of step {}", step_), sim_.now());
+  objects_.snapshots.add(call.number(), Snapshot{weights_, step_});
 }
 
 void State::start(const wire::Stop& args, worlds::Serving& call) {
-  stop(objects_.checkpoints.find(call.handle(args.checkpoint, "checkpoint"), "checkpoint"));
-}
-
-void State::start(const wire::Compute& args, worlds::Serving& call) {
-  const Weights* weights = objects_.weights.find(call.handle(args.weights, "weights"), "weights");
-  start_compute(
-      args.worker, weights, args.micro_batch,
-      call.reply<Gradient>([this, number = call.number()](protocol::Writer& out, Gradient g) {
-        protocol::write(out, wire::GradientFacts{g.micro_batch, g.step});
-        objects_.gradients.add(number, std::move(g));
-      }));
-}
-
-void State::start(const wire::Validate& args, worlds::Serving& call) {
-  std::optional<Snapshot> snapshot =
-      objects_.snapshots.take(call.handle(args.snapshot, "snapshot"), "snapshot");
-  start_validate(
-      args.validator, std::move(snapshot),
-      call.reply<Checkpoint>([this, number = call.number()](protocol::Writer& out, Checkpoint c) {
-        protocol::write(out, wire::CheckpointFacts{c.step, c.loss});
-        objects_.checkpoints.add(number, std::move(c));
-      }));
-}
-
-void State::start(const wire::Apply& args, worlds::Serving& call) {
-  std::vector<std::optional<Gradient>> gradients;
-  for (protocol::Handle h : args.gradients) {
-    gradients.push_back(objects_.gradients.take(call.handle(h, "gradient"), "gradient"));
-  }
-  start_apply(std::move(gradients), call.reply());
-}
-
-Weights State::weights() const { return {weights_, step_}; }
-
-Snapshot State::snapshot() {
-  slots_->charge(1, fmt::format("snapshot of step {}", step_), sim_.now());
-  return {weights_, step_};
-}
-
-void State::stop(const Checkpoint* best) {
+  const Checkpoint* best =
+      objects_.checkpoints.find(call.handle(args.checkpoint, "checkpoint"), "checkpoint");
   if (stopped_at_) {
     sim_.violations().add("misuse", "stop() called twice", sim_.now());
     return;
@@ -83,7 +46,14 @@ void State::stop(const Checkpoint* best) {
   result_ = best ? *best : Checkpoint{};
 }
 
-void State::start_compute(int w, const Weights* weights, int mb, Handler<Gradient> handler) {
+void State::start(const wire::Compute& args, worlds::Serving& call) {
+  const int w = args.worker, mb = args.micro_batch;
+  const Weights* weights = objects_.weights.find(call.handle(args.weights, "weights"), "weights");
+  Handler<Gradient> handler =
+      call.reply<Gradient>([this, number = call.number()](protocol::Writer& out, Gradient g) {
+        protocol::write(out, wire::GradientFacts{g.micro_batch, g.step});
+        objects_.gradients.add(number, std::move(g));
+      });
   if (weights == nullptr) {
     return sim::reject(sim_, std::move(handler),
                        fmt::format("worker {}: compute() of empty weights", w));
@@ -95,7 +65,15 @@ void State::start_compute(int w, const Weights* weights, int mb, Handler<Gradien
       sim::Cancellable::yes);
 }
 
-void State::start_validate(int v, std::optional<Snapshot> snapshot, Handler<Checkpoint> handler) {
+void State::start(const wire::Validate& args, worlds::Serving& call) {
+  const int v = args.validator;
+  std::optional<Snapshot> snapshot =
+      objects_.snapshots.take(call.handle(args.snapshot, "snapshot"), "snapshot");
+  Handler<Checkpoint> handler =
+      call.reply<Checkpoint>([this, number = call.number()](protocol::Writer& out, Checkpoint c) {
+        protocol::write(out, wire::CheckpointFacts{c.step, c.loss});
+        objects_.checkpoints.add(number, std::move(c));
+      });
   if (!snapshot) {
     return sim::reject(sim_, std::move(handler),
                        fmt::format("validator {}: validate() of an empty snapshot", v));
@@ -132,7 +110,12 @@ void State::start_validate(int v, std::optional<Snapshot> snapshot, Handler<Chec
       });
 }
 
-void State::start_apply(std::vector<std::optional<Gradient>> gradients, Handler<> handler) {
+void State::start(const wire::Apply& args, worlds::Serving& call) {
+  std::vector<std::optional<Gradient>> gradients;
+  for (protocol::Handle h : args.gradients) {
+    gradients.push_back(objects_.gradients.take(call.handle(h, "gradient"), "gradient"));
+  }
+  Handler<> handler = call.reply();
   const int n = scenario_.micro_batches;
   if (stopped_at_) {
     sim_.violations().add("applied-after-stop",

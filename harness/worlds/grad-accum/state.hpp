@@ -35,7 +35,8 @@ class State {
   const model::Data& data() const { return data_; }
 
   // The operations behind Trainer's, Worker's and Validator's public ones (wire.hpp). An object a
-  // call makes is kept under its number, and its facts sent.
+  // call makes is kept under its number, and its facts sent; a null or empty object is an empty
+  // handle (default-constructed or moved from).
   void start(const wire::Weights& args, worlds::Serving& call);
   void start(const wire::Snapshot& args, worlds::Serving& call);
   void start(const wire::Stop& args, worlds::Serving& call);
@@ -52,14 +53,6 @@ class State {
   std::string outstanding() const;
 
  private:
-  // A null or empty object is an empty handle (default-constructed or moved from).
-  Weights weights() const;
-  Snapshot snapshot();
-  void stop(const Checkpoint* best);
-  void start_compute(int w, const Weights* weights, int mb, Handler<Gradient>);
-  void start_validate(int v, std::optional<Snapshot> snapshot, Handler<Checkpoint>);
-  void start_apply(std::vector<std::optional<Gradient>> gradients, Handler<>);
-
   const Scenario& scenario_;
   sim::Simulator& sim_;
   model::Data data_;

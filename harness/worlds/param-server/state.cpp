@@ -61,30 +61,8 @@ Handler<GradientObject> State::keep_gradient(worlds::Serving& call) {
 }
 
 void State::start(const wire::Pull& args, worlds::Serving& call) {
-  start_pull(args.worker, keep_weights(call));
-}
-
-void State::start(const wire::Compute& args, worlds::Serving& call) {
-  auto weights = pulled_.take(call.handle(args.weights, "weights"), "weights");
-  start_compute(args.worker, std::move(weights).value_or(WeightsObject{}), args.mini_batch,
-                keep_gradient(call));
-}
-
-void State::start(const wire::Push& args, worlds::Serving& call) {
-  auto gradient = gradients_.take(call.handle(args.gradient, "gradient"), "gradient");
-  start_push(args.worker, std::move(gradient).value_or(GradientObject{}), call.reply());
-}
-
-void State::start(const wire::ApplyAverage& args, worlds::Serving& call) {
-  std::vector<GradientObject> sent;
-  for (protocol::Handle h : args.gradients) {
-    sent.push_back(
-        gradients_.take(call.handle(h, "gradient"), "gradient").value_or(GradientObject{}));
-  }
-  start_apply_average(std::move(sent), call.reply());
-}
-
-void State::start_pull(int w, Handler<WeightsObject> handler) {
+  const int w = args.worker;
+  Handler<WeightsObject> handler = keep_weights(call);
   WorkerState& worker = workers_[w];
   if (worker.failed) return refuse_failed(std::move(handler));
   WeightsObject weights{weights_, version_, w};
@@ -98,7 +76,11 @@ void State::start_pull(int w, Handler<WeightsObject> handler) {
   worker.abort = [op] { WeightsOp::fail(op, make_error_code(errc::worker_failed)); };
 }
 
-void State::start_compute(int w, WeightsObject weights, int mb, Handler<GradientObject> handler) {
+void State::start(const wire::Compute& args, worlds::Serving& call) {
+  const int w = args.worker, mb = args.mini_batch;
+  const WeightsObject weights =
+      pulled_.take(call.handle(args.weights, "weights"), "weights").value_or(WeightsObject{});
+  Handler<GradientObject> handler = keep_gradient(call);
   WorkerState& worker = workers_[w];
   if (worker.failed) return refuse_failed(std::move(handler));
   if (weights.worker != w) {
@@ -141,7 +123,11 @@ sim::OpId State::begin_send(int w, const GradientObject& gradient) {
       sim::from_ms(scenario_.apply_ms));
 }
 
-void State::start_push(int w, GradientObject gradient, Handler<> handler) {
+void State::start(const wire::Push& args, worlds::Serving& call) {
+  const int w = args.worker;
+  GradientObject gradient = gradients_.take(call.handle(args.gradient, "gradient"), "gradient")
+                                .value_or(GradientObject{});
+  Handler<> handler = call.reply();
   if (workers_[w].failed) return refuse_failed(std::move(handler));
   if (gradient.worker != w) {
     return sim::reject(
@@ -162,7 +148,13 @@ void State::start_push(int w, GradientObject gradient, Handler<> handler) {
                 });
 }
 
-void State::start_apply_average(std::vector<GradientObject> gradients, Handler<> handler) {
+void State::start(const wire::ApplyAverage& args, worlds::Serving& call) {
+  std::vector<GradientObject> gradients;
+  for (protocol::Handle h : args.gradients) {
+    gradients.push_back(
+        gradients_.take(call.handle(h, "gradient"), "gradient").value_or(GradientObject{}));
+  }
+  Handler<> handler = call.reply();
   std::set<int> senders;
   for (const GradientObject& g : gradients) {
     if (g.worker < 0) {

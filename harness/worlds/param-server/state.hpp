@@ -106,10 +106,6 @@ class State {
     sim::Time last_end = 0;
   };
 
-  void start_pull(int w, Handler<WeightsObject> handler);
-  void start_compute(int w, WeightsObject weights, int mini_batch, Handler<GradientObject> handler);
-  void start_push(int w, GradientObject gradient, Handler<> handler);
-  void start_apply_average(std::vector<GradientObject> gradients, Handler<> handler);
   // The handler of a call that makes weights or a gradient: kept under the call's number, its
   // facts sent.
   Handler<WeightsObject> keep_weights(worlds::Serving& call);

@@ -39,33 +39,16 @@ Handler<Matrix> State::keep_tensor(worlds::Serving& call) {
 }
 
 void State::start(const wire::Input& args, worlds::Serving& call) {
-  tensors_.add(call.number(), input(args.step, args.micro_batch));
+  tensors_.add(call.number(), model::input(shape_, scenario_.seed, args.step, args.micro_batch));
 }
 
 void State::start(const wire::LossGradient& args, worlds::Serving& call) {
+  tensors_.add(call.number(), loss_gradient(args, call));
+}
+
+Matrix State::loss_gradient(const wire::LossGradient& args, worlds::Serving& call) {
+  const int step = args.step, mb = args.micro_batch;
   const Matrix* output = tensors_.find(call.handle(args.output, "output"), "tensor");
-  tensors_.add(call.number(), loss_gradient(args.step, args.micro_batch, output));
-}
-
-void State::start(const wire::Forward& args, worlds::Serving& call) {
-  const Matrix* x = tensors_.find(call.handle(args.input, "input"), "tensor");
-  start_forward(args.stage, args.micro_batch, x, keep_tensor(call));
-}
-
-void State::start(const wire::Backward& args, worlds::Serving& call) {
-  const Matrix* grad = tensors_.find(call.handle(args.gradient, "gradient"), "tensor");
-  start_backward(args.stage, args.micro_batch, grad, keep_tensor(call));
-}
-
-void State::start(const wire::OptimizerStep& args, worlds::Serving& call) {
-  start_optimizer_step(args.stage, call.reply());
-}
-
-Matrix State::input(int step, int mb) const {
-  return model::input(shape_, scenario_.seed, step, mb);
-}
-
-Matrix State::loss_gradient(int step, int mb, const Matrix* output) {
   if (output == nullptr || output->rows() != shape_.rows ||
       output->cols() != shape_.widths.back()) {
     sim_.violations().add(
@@ -80,7 +63,10 @@ Matrix State::loss_gradient(int step, int mb, const Matrix* output) {
   return model::loss_gradient(shape_, *output, model::target(shape_, scenario_.seed, step, mb));
 }
 
-void State::start_forward(int s, int mb, const Matrix* x, Handler<Matrix> handler) {
+void State::start(const wire::Forward& args, worlds::Serving& call) {
+  const int s = args.stage, mb = args.micro_batch;
+  const Matrix* x = tensors_.find(call.handle(args.input, "input"), "tensor");
+  Handler<Matrix> handler = keep_tensor(call);
   StageState& st = stages_[s];
   const int step = st.steps_done;
   if (x == nullptr) {
@@ -112,7 +98,10 @@ void State::start_forward(int s, int mb, const Matrix* x, Handler<Matrix> handle
                  sim::from_ms(scenario_.forward_ms[s]), std::move(handler), {std::move(y)});
 }
 
-void State::start_backward(int s, int mb, const Matrix* grad, Handler<Matrix> handler) {
+void State::start(const wire::Backward& args, worlds::Serving& call) {
+  const int s = args.stage, mb = args.micro_batch;
+  const Matrix* grad = tensors_.find(call.handle(args.gradient, "gradient"), "tensor");
+  Handler<Matrix> handler = keep_tensor(call);
   StageState& st = stages_[s];
   const int step = st.steps_done;
   if (grad == nullptr) {
@@ -164,7 +153,9 @@ void State::check_step_complete(int s) {
   }
 }
 
-void State::start_optimizer_step(int s, Handler<> handler) {
+void State::start(const wire::OptimizerStep& args, worlds::Serving& call) {
+  const int s = args.stage;
+  Handler<> handler = call.reply();
   StageState& st = stages_[s];
   if (st.steps_done >= scenario_.steps) {
     return reject(

@@ -28,7 +28,7 @@ class State {
   sim::Simulator& sim() { return sim_; }
 
   // The operations behind Pipeline's and Stage's public ones (wire.hpp). A tensor a call makes
-  // is kept under its number, and its shape sent.
+  // is kept under its number, and its shape sent; an empty handle is a null tensor.
   void start(const wire::Input& args, worlds::Serving& call);
   void start(const wire::LossGradient& args, worlds::Serving& call);
   void start(const wire::Forward& args, worlds::Serving& call);
@@ -56,12 +56,8 @@ class State {
     int steps_done = 0;
   };
 
-  // A null tensor is an empty handle.
-  Matrix input(int step, int mb) const;
-  Matrix loss_gradient(int step, int mb, const Matrix* output);
-  void start_forward(int stage, int mb, const Matrix* x, Handler<Matrix> handler);
-  void start_backward(int stage, int mb, const Matrix* grad, Handler<Matrix> handler);
-  void start_optimizer_step(int stage, Handler<> handler);
+  // The tensor loss_gradient makes: an empty one where the call is a misuse.
+  Matrix loss_gradient(const wire::LossGradient& args, worlds::Serving& call);
   Handler<Matrix> keep_tensor(worlds::Serving& call);
 
   // A call that breaks the operation's requirements: a violation, and the operation completes
