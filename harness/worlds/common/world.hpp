@@ -45,10 +45,8 @@
 namespace overlap::worlds {
 
 template <typename W>
-concept World = requires(const typename W::Scenario& scenario, typename W::State& state,
-                         const typename W::State& finished, sim::Simulator& sim,
-                         verdict::ScenarioResult& result, protocol::Writer& writer, Remote& remote,
-                         Call& call, const typename W::Hello& hello) {
+concept World = requires(const typename W::Scenario& scenario, const typename W::State& finished,
+                         sim::Simulator& sim) {
   { W::name } -> std::convertible_to<std::string_view>;
   typename W::Operations;
   { W::table() } -> std::same_as<const ScenarioTable<typename W::Scenario>&>;
