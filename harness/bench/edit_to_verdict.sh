@@ -2,7 +2,8 @@
 # Edit -> verdict: the time from saving a submission to reading its grade, as a candidate sees it.
 # For each exercise, five times: change a copy of the reference solution (a new comment line),
 # then `./overlap grade <exercise> --submission <copy>` (rebuild and all scenarios). Prints each
-# time and the median, in seconds.
+# time and the median, in seconds, and records the median (figures.sh: edit-to-verdict.<exercise>,
+# .gcc after it for g++).
 #   harness/bench/edit_to_verdict.sh [--compiler clang|gcc] [exercise ...]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -29,4 +30,8 @@ for exercise in "${exercises[@]}"; do
   done
   median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 3p)
   printf '%-13s %s  median %.2f s  (%s)\n' "$exercise" "$compiler" "$median" "${times[*]}"
+  suffix=""
+  [[ "$compiler" == clang ]] || suffix=".$compiler"
+  "$root/harness/bench/figures.sh" record edit_to_verdict.sh "edit-to-verdict.$exercise$suffix" \
+    "$(printf '%.1f s' "$median")" >/dev/null
 done

@@ -4,7 +4,7 @@
 # starter, which builds the exercise's judge and grades. Prints the wall time of each part (what a
 # candidate waits: run it on an otherwise idle machine), and the CPU time of each build target
 # (the sum over its translation units, each compile timed alone: steady on a busy machine too),
-# the heaviest first.
+# the heaviest first. The first grade of HEAD is recorded (figures.sh: first-grade.<exercise>).
 # --at REV measures an earlier commit the same way, for a before and after; --everything builds
 # all that `./overlap test` builds instead of grading (the build's share of a test run).
 #   harness/bench/first_grade.sh [--at REV] [--everything] [exercise ...]   (default: pipeline)
@@ -61,10 +61,14 @@ for exercise in "${exercises[@]}"; do
   run=$(grep -o 'graded [0-9]* scenarios* in [0-9.]* s of real time' "$work/out" || true)
   what="first grade" part="build and grade"
   [[ $everything -eq 0 ]] || what="everything built" part="build"
-  printf '%s at %s: %s %.1f s on %s cores: configure %s s, %s %s s %s\n' "$exercise" \
-    "$(git -C "$clone" rev-parse --short HEAD)" "$what" \
-    "$(awk -v a="$configured" -v b="$graded" 'BEGIN { print a + b }')" "$(nproc)" "$configured" \
+  total="$(awk -v a="$configured" -v b="$graded" 'BEGIN { printf "%.0f", a + b }')"
+  printf '%s at %s: %s %s s on %s cores: configure %s s, %s %s s %s\n' "$exercise" \
+    "$(git -C "$clone" rev-parse --short HEAD)" "$what" "$total" "$(nproc)" "$configured" \
     "$part" "$graded" "${run:+($run)}"
+  if [[ "$at" == HEAD && $everything -eq 0 ]]; then
+    "$root/harness/bench/figures.sh" record first_grade.sh "first-grade.$exercise" "$total s" \
+      >/dev/null
+  fi
   awk '$3 ~ /\.(o|pch|gch)$/ {
          target = $3
          sub(/^.*CMakeFiles\//, "", target); sub(/\.dir\/.*$/, "", target)

@@ -8,7 +8,8 @@ candidate who sends a new version (the reference with a line of its own) every E
 MINUTES minutes (the candidates' first versions spread over the first interval), reading the
 room's event stream. Prints: versions sent, versions never recorded
 (must be 0: each was either graded and recorded, or replaced while it waited), versions replaced
-before their grade, and the median and worst time from Grade to the verdict on the page.
+before their grade, and the median and worst time from Grade to the verdict on the page, which it
+records (figures.sh: interview.at-once.median and .worst, for the default arguments only).
 """
 import argparse
 import json
@@ -127,3 +128,8 @@ print(f"{args.interviews} interviews at once, a version every {args.every:g} s f
       f"{args.minutes:g} min each: {total} versions sent, {lost} never recorded, {replaced} "
       f"replaced before their grade; Grade to verdict median {statistics.median(waits):.1f} s, "
       f"worst {max(waits):.1f} s")
+if all(getattr(args, a) == parser.get_default(a) for a in ("interviews", "every", "minutes")):
+    for name, seconds in (("median", statistics.median(waits)), ("worst", max(waits))):
+        subprocess.run([kit / "harness/bench/figures.sh", "record", "interview_bench.py",
+                        f"interview.at-once.{name}", f"{seconds:.1f} s"], check=True,
+                       stdout=subprocess.DEVNULL)

@@ -4,6 +4,8 @@
 # four references (their programs as the tests build them) and edit -> verdict of a reference,
 # each with the namespaces and without (--no-sandbox), alternately, five times: the medians. A
 # grade enters them once for its runs (the sandbox's host) and three times for a build.
+# Records them (figures.sh: sandbox.entry, sandbox.references[.no-sandbox],
+# sandbox.edit-to-verdict[.no-sandbox]).
 #   harness/bench/sandbox_bench.sh [exercise for edit -> verdict, default grad-accum]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -62,8 +64,15 @@ for i in 1 2 3 4 5; do
   edit_with+=("$(edit_to_verdict)")
   edit_without+=("$(edit_to_verdict --no-sandbox)")
 done
-printf 'entering the sandbox once: %s ms\n' "$(entry)"
+record() { "$root/harness/bench/figures.sh" record sandbox_bench.sh "$@" >/dev/null; }
+entered="$(entry)"
+printf 'entering the sandbox once: %s ms\n' "$entered"
 printf 'every scenario of the references (%d, four grades): %s s with the namespaces, %s s without\n' \
   "$scenarios" "$(median "${with[@]}")" "$(median "${without[@]}")"
 printf 'edit -> verdict, %s: %s s with the namespaces, %s s without\n' "$edited" \
   "$(median "${edit_with[@]}")" "$(median "${edit_without[@]}")"
+record sandbox.entry "$entered ms"
+record sandbox.references "$(printf '%.2f s' "$(median "${with[@]}")")"
+record sandbox.references.no-sandbox "$(printf '%.2f s' "$(median "${without[@]}")")"
+record sandbox.edit-to-verdict "$(printf '%.1f s' "$(median "${edit_with[@]}")")"
+record sandbox.edit-to-verdict.no-sandbox "$(printf '%.1f s' "$(median "${edit_without[@]}")")"

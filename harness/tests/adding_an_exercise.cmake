@@ -1,4 +1,4 @@
-# README.md's "Adding an exercise", followed to the letter: in a copy of the kit (no build
+# CONTRIBUTING.md's "Adding an exercise", followed to the letter: in a copy of the kit (no build
 # folders, no .git), each numbered item adds its path from a minimal exercise kept in FIXTURE
 # (files as the kit would hold them, with the exercise's name), then the copy is configured with
 # that exercise alone, built, its reference and starter graded through the script, and its tests
@@ -7,47 +7,8 @@
 #         [-DSKIP=<n>] -P adding_an_exercise.cmake
 # SKIP=n leaves item n out, as a list without that step would: the check itself, failing.
 cmake_minimum_required(VERSION 3.25)
-string(REPLACE "-" "_" ident ${NAME})
-set(copy ${WORK}/kit)
-
-# The kit as a developer checks it out, without what builds and git leave.
-file(REMOVE_RECURSE ${WORK})
-file(MAKE_DIRECTORY ${copy})
-file(GLOB entries LIST_DIRECTORIES true RELATIVE ${KIT} ${KIT}/* ${KIT}/.*)
-foreach(entry IN LISTS entries)
-  if(NOT entry MATCHES "^(build(-.*)?|\\.git|compile_commands\\.json)$")
-    file(COPY ${KIT}/${entry} DESTINATION ${copy})
-  endif()
-endforeach()
-
-# The list: the numbered items after "Adding an exercise", up to the next section.
-file(STRINGS ${KIT}/README.md readme)
-set(inside OFF)
-set(paths "")
-set(expected_number 1)
-foreach(line IN LISTS readme)
-  if(line MATCHES "^Adding an exercise")
-    set(inside ON)
-  elseif(inside AND line MATCHES "^#")
-    break()
-  elseif(inside AND line MATCHES "^([0-9]+)\\. `([^`]+)`")
-    if(NOT CMAKE_MATCH_1 EQUAL expected_number)
-      message(FATAL_ERROR "README.md: item ${CMAKE_MATCH_1} of the list where item "
-                          "${expected_number} belongs")
-    endif()
-    math(EXPR expected_number "${expected_number} + 1")
-    if(CMAKE_MATCH_1 EQUAL SKIP)
-      continue()
-    endif()
-    string(REPLACE "<name>" ${NAME} path "${CMAKE_MATCH_2}")
-    string(REPLACE "<ident>" ${ident} path "${path}")
-    string(REGEX REPLACE "/$" "" path "${path}")
-    list(APPEND paths ${path})
-  endif()
-endforeach()
-if(NOT paths)
-  message(FATAL_ERROR "README.md: no numbered list after \"Adding an exercise\"")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/kit_copy.cmake)
+contributing_copy("Adding an exercise")
 
 # Each item, in order: a file the kit already holds gets the fixture's part of it (a line, a
 # table row, an entry); anything else is new, copied from the fixture.
@@ -56,7 +17,7 @@ foreach(path IN LISTS paths)
   set(from ${FIXTURE}/${path})
   set(to ${copy}/${path})
   if(NOT EXISTS ${from})
-    message(FATAL_ERROR "README.md names ${path}, which the exercise in ${FIXTURE} lacks")
+    message(FATAL_ERROR "CONTRIBUTING.md names ${path}, which the exercise in ${FIXTURE} lacks")
   endif()
   if(path STREQUAL "exercises/manifest.tsv")
     file(READ ${from} line)
@@ -77,7 +38,7 @@ foreach(path IN LISTS paths)
     string(JSON rule SET "${rule}" exercises ${NAME} "${entry}")
     file(WRITE ${to} "${rule}\n")
   elseif(EXISTS ${to})
-    message(FATAL_ERROR "README.md has ${path} added, but the kit already holds it")
+    message(FATAL_ERROR "CONTRIBUTING.md has ${path} added, but the kit already holds it")
   else()
     get_filename_component(parent ${to} DIRECTORY)
     file(COPY ${from} DESTINATION ${parent})
@@ -94,23 +55,13 @@ foreach(file IN LISTS fixture_files)
     endif()
   endforeach()
   if(NOT named)
-    message(FATAL_ERROR "README.md's list has no step that adds ${file}")
+    message(FATAL_ERROR "CONTRIBUTING.md's list has no step that adds ${file}")
   endif()
 endforeach()
 
-# run(<what> <exit code> <regex> <command...>): the command exits so, and its output matches.
-function(run what exit regex)
-  message("${what}: ${ARGN}")
-  execute_process(COMMAND ${ARGN} WORKING_DIRECTORY ${copy} RESULT_VARIABLE status
-                  OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  if(NOT status STREQUAL exit OR NOT out MATCHES "${regex}")
-    message(FATAL_ERROR "${what}: exit ${status} (expected ${exit}), output:\n${out}")
-  endif()
-endfunction()
-
-run("configure" 0 "" ${CMAKE_COMMAND} --preset default -S ${copy} -DOVERLAP_ONLY=${NAME})
-run("build" 0 "" ${CMAKE_COMMAND} --build ${copy}/build)
-run("the reference" 0 "${NAME}: OPTIMAL" ${copy}/overlap grade ${NAME} --solution)
-run("the starter" 1 "${NAME}: SLOW" ${copy}/overlap grade ${NAME})
-run("its tests" 0 "100% tests passed" ${CTEST} --test-dir ${copy}/build --output-on-failure)
-message("${NAME}, added by README.md's list: configured, built, graded and tested")
+run_in(${copy} "configure" 0 "" ${CMAKE_COMMAND} --preset default -S ${copy} -DOVERLAP_ONLY=${NAME})
+run_in(${copy} "build" 0 "" ${CMAKE_COMMAND} --build ${copy}/build)
+run_in(${copy} "the reference" 0 "${NAME}: OPTIMAL" ${copy}/overlap grade ${NAME} --solution)
+run_in(${copy} "the starter" 1 "${NAME}: SLOW" ${copy}/overlap grade ${NAME})
+run_in(${copy} "its tests" 0 "100% tests passed" ${CTEST} --test-dir ${copy}/build --output-on-failure)
+message("${NAME}, added by CONTRIBUTING.md's list: configured, built, graded and tested")

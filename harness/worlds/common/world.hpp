@@ -27,6 +27,7 @@
 // exercise_of.hpp turns any such W into the judge's Exercise.
 #pragma once
 
+#include <boost/mp11/list.hpp>
 #include <concepts>
 #include <cstdint>
 #include <string>
@@ -44,11 +45,19 @@
 
 namespace overlap::worlds {
 
+// State has a start overload for every operation of the list Ops (an mp11 list).
+template <typename State, typename Ops>
+inline constexpr bool serves_every = false;
+template <typename State, typename... Op>
+inline constexpr bool serves_every<State, boost::mp11::mp_list<Op...>> =
+    (requires(State & state, const Op& args, Serving& call) { state.start(args, call); } && ...);
+
 template <typename W>
 concept World = requires(const typename W::Scenario& scenario, const typename W::State& finished,
                          sim::Simulator& sim) {
   { W::name } -> std::convertible_to<std::string_view>;
   typename W::Operations;
+  requires serves_every<typename W::State, typename W::Operations>;
   { W::table() } -> std::same_as<const ScenarioTable<typename W::Scenario>&>;
   { W::generate(std::uint64_t{}, int{}) } -> std::same_as<typename W::Scenario>;
   { W::parameters(scenario) } -> std::same_as<std::vector<verdict::Parameter>>;
