@@ -45,12 +45,16 @@
 
 namespace overlap::worlds {
 
-// State has a start overload for every operation of the list Ops (an mp11 list).
+// State has a start overload for the operation Op (remote.hpp), and for every operation of the
+// list Ops (an mp11 list).
+template <typename State, typename Op>
+concept Serves = requires(State& state, const Op& args, Serving& call) {
+  state.start(args, call);
+};
 template <typename State, typename Ops>
 inline constexpr bool serves_every = false;
 template <typename State, typename... Op>
-inline constexpr bool serves_every<State, boost::mp11::mp_list<Op...>> =
-    (requires(State & state, const Op& args, Serving& call) { state.start(args, call); } && ...);
+inline constexpr bool serves_every<State, boost::mp11::mp_list<Op...>> = (Serves<State, Op> && ...);
 
 template <typename W>
 concept World = requires(const typename W::Scenario& scenario, const typename W::State& finished,
