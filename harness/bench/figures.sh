@@ -5,10 +5,10 @@
 #   <!-- figure protocol.rate.two-cpus -->810 000 operations a second<!-- /figure -->
 # and unit.doc_figures checks each marked text against the file, and that no time or rate is
 # written outside markers.
-#   harness/bench/figures.sh record BENCH NAME TEXT   an entry, measured now by BENCH (what the
-#                                                     benchmarks call)
-#   harness/bench/figures.sh docs               every marked text rewritten from the file
-#   harness/bench/figures.sh                    the entries
+#   harness/bench/figures.sh record BENCH NAME TEXT   an entry, just measured by the benchmark
+#                                                     BENCH (what the benchmarks call)
+#   harness/bench/figures.sh docs                     every marked text rewritten from the file
+#   harness/bench/figures.sh                          the entries
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
 file="$root/harness/bench/figures.tsv"
