@@ -150,9 +150,7 @@ class Remote {
 
 // A call as a world's State serves it, in its overload for the call's operation:
 //   void start(const wire::Forward& args, worlds::Serving& call);
-// the handles its arguments name, and the handler that completes it (replying with what
-// `encode(writer, results...)` writes: the facts of the object it made, which the State keeps
-// under the call's number).
+// the handles its arguments name, and the handler that completes it.
 struct Serving {
   Call& call;
   Remote& remote;
@@ -160,9 +158,15 @@ struct Serving {
   std::int64_t number() const { return call.number; }
   std::int64_t handle(protocol::Handle h, const char* what) const { return call.handle(h, what); }
   Handler<> reply() { return remote.reply(call.number); }
-  template <typename... R, typename Encode>
-  Handler<R...> reply(Encode encode) {
-    return remote.reply<R...>(call.number, std::move(encode));
+  // The handler of a call that makes an object: kept in `objects` under the call's number (the
+  // submission's handle of it), its facts (`facts(object)`, a described struct) sent.
+  template <typename T, typename Facts>
+  Handler<T> keep(Handles<T>& objects, Facts facts) {
+    return remote.reply<T>(call.number,
+                           [&objects, number = call.number, facts](protocol::Writer& w, T object) {
+                             protocol::write(w, facts(object));
+                             objects.add(number, std::move(object));
+                           });
   }
 };
 

@@ -49,11 +49,9 @@ void State::start(const wire::Stop& args, worlds::Serving& call) {
 void State::start(const wire::Compute& args, worlds::Serving& call) {
   const int w = args.worker, mb = args.micro_batch;
   const Weights* weights = objects_.weights.find(call.handle(args.weights, "weights"), "weights");
-  Handler<Gradient> handler =
-      call.reply<Gradient>([this, number = call.number()](protocol::Writer& out, Gradient g) {
-        protocol::write(out, wire::GradientFacts{g.micro_batch, g.step});
-        objects_.gradients.add(number, std::move(g));
-      });
+  Handler<Gradient> handler = call.keep(objects_.gradients, [](const Gradient& g) {
+    return wire::GradientFacts{g.micro_batch, g.step};
+  });
   if (weights == nullptr) {
     return sim::reject(sim_, std::move(handler),
                        fmt::format("worker {}: compute() of empty weights", w));
@@ -69,11 +67,9 @@ void State::start(const wire::Validate& args, worlds::Serving& call) {
   const int v = args.validator;
   std::optional<Snapshot> snapshot =
       objects_.snapshots.take(call.handle(args.snapshot, "snapshot"), "snapshot");
-  Handler<Checkpoint> handler =
-      call.reply<Checkpoint>([this, number = call.number()](protocol::Writer& out, Checkpoint c) {
-        protocol::write(out, wire::CheckpointFacts{c.step, c.loss});
-        objects_.checkpoints.add(number, std::move(c));
-      });
+  Handler<Checkpoint> handler = call.keep(objects_.checkpoints, [](const Checkpoint& c) {
+    return wire::CheckpointFacts{c.step, c.loss};
+  });
   if (!snapshot) {
     return sim::reject(sim_, std::move(handler),
                        fmt::format("validator {}: validate() of an empty snapshot", v));

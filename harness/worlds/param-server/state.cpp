@@ -44,25 +44,11 @@ void State::refuse_failed(Handler handler) {
   sim::complete_now(sim_, std::move(handler), make_error_code(errc::worker_failed));
 }
 
-Handler<WeightsObject> State::keep_weights(worlds::Serving& call) {
-  return call.reply<WeightsObject>(
-      [this, number = call.number()](protocol::Writer& w, WeightsObject weights) {
-        protocol::write(w, wire::WeightsFacts{weights.version, weights.worker});
-        pulled_.add(number, std::move(weights));
-      });
-}
-
-Handler<GradientObject> State::keep_gradient(worlds::Serving& call) {
-  return call.reply<GradientObject>([this, number = call.number()](protocol::Writer& w,
-                                                                   GradientObject gradient) {
-    protocol::write(w, wire::GradientFacts{gradient.mini_batch, gradient.version, gradient.worker});
-    gradients_.add(number, std::move(gradient));
-  });
-}
-
 void State::start(const wire::Pull& args, worlds::Serving& call) {
   const int w = args.worker;
-  Handler<WeightsObject> handler = keep_weights(call);
+  Handler<WeightsObject> handler = call.keep(pulled_, [](const WeightsObject& weights) {
+    return wire::WeightsFacts{weights.version, weights.worker};
+  });
   WorkerState& worker = workers_[w];
   if (worker.failed) return refuse_failed(std::move(handler));
   WeightsObject weights{weights_, version_, w};
@@ -80,7 +66,9 @@ void State::start(const wire::Compute& args, worlds::Serving& call) {
   const int w = args.worker, mb = args.mini_batch;
   const WeightsObject weights =
       pulled_.take(call.handle(args.weights, "weights"), "weights").value_or(WeightsObject{});
-  Handler<GradientObject> handler = keep_gradient(call);
+  Handler<GradientObject> handler = call.keep(gradients_, [](const GradientObject& g) {
+    return wire::GradientFacts{g.mini_batch, g.version, g.worker};
+  });
   WorkerState& worker = workers_[w];
   if (worker.failed) return refuse_failed(std::move(handler));
   if (weights.worker != w) {

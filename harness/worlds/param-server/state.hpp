@@ -106,10 +106,6 @@ class State {
     sim::Time last_end = 0;
   };
 
-  // The handler of a call that makes weights or a gradient: kept under the call's number, its
-  // facts sent.
-  Handler<WeightsObject> keep_weights(worlds::Serving& call);
-  Handler<GradientObject> keep_gradient(worlds::Serving& call);
   void fail_worker(int w);
   void begin(int w, Activity a) { workers_[w].activity = a; }
   void end(int w) {

@@ -32,10 +32,7 @@ void State::reject(Handler handler, int stage, std::string message) {
 }
 
 Handler<Matrix> State::keep_tensor(worlds::Serving& call) {
-  return call.reply<Matrix>([this, number = call.number()](protocol::Writer& w, Matrix m) {
-    protocol::write(w, wire::Shape{m.rows(), m.cols()});
-    tensors_.add(number, std::move(m));
-  });
+  return call.keep(tensors_, [](const Matrix& m) { return wire::Shape{m.rows(), m.cols()}; });
 }
 
 void State::start(const wire::Input& args, worlds::Serving& call) {
